@@ -1,0 +1,220 @@
+"""The game's plain data: posts, players, rosters, ballots and tally results.
+
+Frozen dataclasses with no behaviour beyond small derived properties; every
+layer (scrapers, votes, rules, store, announce) speaks in these types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+Precision = Literal["second", "minute"]
+
+
+@dataclass(frozen=True)
+class Post:
+    """One post of a forum thread, as a scraper read it.
+
+    ``body`` is the post's own text: quotes, signatures and the board's edit
+    notice are removed (quotes are kept apart in ``quotes``).  ``posted_at`` is
+    timezone-aware; ``precision`` says whether the board showed seconds.
+    """
+
+    pid: int
+    floor: int | None
+    author: str
+    uid: int | None
+    posted_at: datetime
+    precision: Precision
+    body: str
+    quotes: tuple[str, ...] = ()
+    edited_at: datetime | None = None
+    banned: bool = False
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class Page:
+    """One fetched page of a thread, parsed."""
+
+    posts: tuple[Post, ...]
+    page_no: int
+    page_count: int
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class FormerHolder:
+    """Someone who held a seat before a substitute took it over at ``until``."""
+
+    name: str
+    until: datetime
+    uid: int | None = None
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat in the game and the forum user who currently holds it."""
+
+    seat: int
+    name: str
+    uid: int | None = None
+    aliases: tuple[str, ...] = ()
+    alive: bool = True
+    role: str | None = None
+    former: tuple[FormerHolder, ...] = ()
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Who plays: seats, judges and the substitutes' queue."""
+
+    players: tuple[Player, ...]
+    rules: str = "1.2"
+    timezone: str = "Asia/Shanghai"
+    judges: tuple[str, ...] = ()
+    substitutes: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    warnings: dict[int, int] = field(default_factory=dict)
+
+    def seat(self, seat: int) -> Player | None:
+        """The player in ``seat``, or None when there is no such seat."""
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        return None
+
+    @property
+    def living(self) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if p.alive)
+
+
+BallotKind = Literal["vote", "abstain", "self"]
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """An entitled voter's standing ballot at the deadline (``self`` for a non-voter)."""
+
+    seat: int
+    name: str
+    kind: BallotKind
+    target: int | None
+    floor: int | None = None
+    posted_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the tally made of one post: the audit line anyone can check.
+
+    ``verdict`` is ``counted``, ``superseded`` (a ballot a later one replaced),
+    ``judge``, ``ignored`` (the judge's ruling) or one of the reason codes.
+    """
+
+    pid: int
+    floor: int | None
+    author: str
+    seat: int | None
+    posted_at: datetime
+    verdict: str
+    kind: str | None = None
+    target: int | None = None
+    fragment: str = ""
+    ruling: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Change:
+    """A vote change: a later accepted ballot that differs from the voter's previous one."""
+
+    seat: int
+    floor: int | None
+    from_: int | None
+    to: int | None
+    posted_at: datetime
+
+
+@dataclass(frozen=True)
+class Count:
+    """Votes for one target, and who cast them (by seat)."""
+
+    seat: int
+    name: str
+    votes: int
+    voters: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``eliminated`` (+seat), ``tie`` (+seats) or ``none``."""
+
+    kind: Literal["eliminated", "tie", "none"]
+    seat: int | None = None
+    seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A post that is not a ballot, with the first reason that fits."""
+
+    pid: int
+    floor: int | None
+    author: str
+    seat: int | None
+    reason: str
+    posted_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Something the judge should look at; it does not change the count by itself."""
+
+    floor: int | None
+    seat: int | None
+    reason: str
+    detail: str = ""
+    suggestion: int | None = None
+
+
+@dataclass(frozen=True)
+class GameWarning:
+    """A warning given this round; ``action`` is warn, substitute or out (淹死)."""
+
+    seat: int
+    name: str
+    total: int
+    action: Literal["warn", "substitute", "out"]
+    substitute: str | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the posts came from."""
+
+    url: str
+    title: str | None
+    pages: int
+    posts: int
+
+
+@dataclass(frozen=True)
+class TallyResult:
+    """Everything a tally decided, in the shape of DESIGN §5."""
+
+    rules: str
+    round: int
+    deadline: datetime
+    source: Source
+    ballots: tuple[Ballot, ...]
+    counts: tuple[Count, ...]
+    outcome: Outcome
+    changes: tuple[Change, ...]
+    rejected: tuple[Rejection, ...]
+    flags: tuple[Flag, ...]
+    warnings: tuple[GameWarning, ...]
+    verdicts: tuple[Verdict, ...]
+    roster: Roster
