@@ -1,0 +1,187 @@
+"""Turning results into what the judge posts: BBCode, plain text, the audit, JSON.
+
+Every sentence comes from a Jinja2 template under ``templates/`` (or the
+judge's own folder, ``--templates``); this module only hands them data.
+Only camps are handed to public templates, never roles.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from importlib.resources import files
+from pathlib import Path
+from types import ModuleType
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
+
+from killmod.errors import BadInput
+from killmod.model import TallyResult
+from killmod.times import format_iso
+
+SCHEMA = "killmod.tally/1"
+
+
+def environment(templates: Path | None = None) -> Environment:
+    """The template environment; a judge's folder overrides the bundled templates."""
+    loaders = [FileSystemLoader(str(files("killmod.templates")))]
+    if templates is not None:
+        if not templates.is_dir():
+            raise BadInput(f"模板文件夹不存在：{templates}")
+        loaders.insert(0, FileSystemLoader(str(templates)))
+    env = Environment(
+        loader=ChoiceLoader(loaders),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["bb"] = inert_bbcode
+    env.filters["hm"] = lambda moment: moment.strftime("%m-%d %H:%M:%S") if moment else "—"
+    return env
+
+
+def inert_bbcode(text: object) -> str:
+    """Text placed in a BBCode post so that no tag in it is read as markup.
+
+    Discuz has no escape for ``[``; an empty ``[i][/i]`` after each bracket
+    breaks every tag while the reader still sees the same characters.
+    """
+    return str(text).replace("[", "[[i][/i]")
+
+
+def render(name: str, templates: Path | None = None, **data: object) -> str:
+    """Render template ``name`` with ``data``; a broken judge template is bad input."""
+    try:
+        return environment(templates).get_template(name).render(**data)
+    except TemplateError as error:
+        raise BadInput(f"模板 {name} 出错：{error}") from None
+
+
+def render_tally(
+    result: TallyResult, fmt: str, rules: ModuleType, templates: Path | None = None
+) -> str:
+    """The announcement (``bbcode``/``text``) or the per-post audit (``audit``)."""
+    return render(f"tally.{fmt}.j2", templates, **tally_view(result, rules))
+
+
+def tally_view(result: TallyResult, rules: ModuleType) -> dict:
+    """What the tally templates see: the result, names by seat, and public camps only."""
+    players = {player.seat: player for player in result.roster.players}
+    revealed = {warning.seat for warning in result.warnings if warning.action == "out"}
+    if result.outcome.kind == "eliminated":
+        revealed.add(result.outcome.seat)
+    camps = {seat: rules.camp(players[seat].role) for seat in revealed}
+    history: dict[int, list] = {}
+    for verdict in result.verdicts:
+        if verdict.seat is not None and verdict.verdict in ("counted", "superseded"):
+            history.setdefault(verdict.seat, []).append(verdict)
+    return {
+        "result": result,
+        "names": {seat: player.name for seat, player in players.items()},
+        "ballots": {ballot.seat: ballot for ballot in result.ballots},
+        "camps": camps,
+        "history": history,
+        "non_voters": [b for b in result.ballots if b.kind == "self"],
+        "warnings": {warning.seat: warning for warning in result.warnings},
+    }
+
+
+def tally_json(result: TallyResult, rules: ModuleType) -> dict:
+    """The ``killmod.tally/1`` document of DESIGN §5 (plus ``verdicts``)."""
+    outcome: dict = {"kind": result.outcome.kind}
+    if result.outcome.kind == "eliminated":
+        outcome["seat"] = result.outcome.seat
+        camp = tally_view(result, rules)["camps"].get(result.outcome.seat)
+        if camp:
+            outcome["camp"] = camp
+    elif result.outcome.kind == "tie":
+        outcome["seats"] = list(result.outcome.seats)
+    return {
+        "schema": SCHEMA,
+        "rules": result.rules,
+        "round": result.round,
+        "deadline": format_iso(result.deadline),
+        "source": {
+            "url": result.source.url,
+            "title": result.source.title,
+            "pages": result.source.pages,
+            "posts": result.source.posts,
+        },
+        "ballots": [
+            {
+                "seat": b.seat,
+                "name": b.name,
+                "kind": b.kind,
+                "target": b.target,
+                "floor": b.floor,
+                "posted_at": _iso(b.posted_at),
+            }
+            for b in result.ballots
+        ],
+        "counts": [
+            {"seat": c.seat, "name": c.name, "votes": c.votes, "voters": list(c.voters)}
+            for c in result.counts
+        ],
+        "outcome": outcome,
+        "changes": [
+            {
+                "seat": c.seat,
+                "floor": c.floor,
+                "from": c.from_,
+                "to": c.to,
+                "posted_at": _iso(c.posted_at),
+            }
+            for c in result.changes
+        ],
+        "rejected": [
+            {
+                "floor": r.floor,
+                "author": r.author,
+                "seat": r.seat,
+                "reason": r.reason,
+                "pid": r.pid,
+                "posted_at": _iso(r.posted_at),
+            }
+            for r in result.rejected
+        ],
+        "flags": [
+            {
+                "floor": f.floor,
+                "seat": f.seat,
+                "reason": f.reason,
+                "detail": f.detail,
+                **({"suggestion": f.suggestion} if f.suggestion is not None else {}),
+            }
+            for f in result.flags
+        ],
+        "warnings": [
+            {
+                "seat": w.seat,
+                "name": w.name,
+                "total": w.total,
+                "action": w.action,
+                **({"substitute": w.substitute} if w.substitute else {}),
+            }
+            for w in result.warnings
+        ],
+        "verdicts": [
+            {
+                "pid": v.pid,
+                "floor": v.floor,
+                "author": v.author,
+                "seat": v.seat,
+                "posted_at": _iso(v.posted_at),
+                "verdict": v.verdict,
+                "kind": v.kind,
+                "target": v.target,
+                "fragment": v.fragment,
+                "ruling": v.ruling,
+                "notes": list(v.notes),
+            }
+            for v in result.verdicts
+        ],
+    }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return format_iso(moment) if moment else None

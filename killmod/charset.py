@@ -1,0 +1,55 @@
+"""Decoding forum pages by the charset they declare.
+
+Old Chinese boards send GBK/GB2312 or Big5: decode by the declared charset
+(GBK family as GB18030, its superset; Big5 as cp950), never by guessing.
+"""
+
+from __future__ import annotations
+
+import re
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_-]+)""", re.IGNORECASE)
+_ALIASES = {
+    "gbk": "gb18030",
+    "gb2312": "gb18030",
+    "gb_2312": "gb18030",
+    "x-gbk": "gb18030",
+    "gb18030": "gb18030",
+    "big5": "cp950",
+    "big-5": "cp950",
+    "cp950": "cp950",
+    "utf8": "utf-8",
+    "utf-8": "utf-8",
+}
+
+
+def declared_charset(body: bytes, header_charset: str | None = None) -> str | None:
+    """The charset the HTTP header or, failing that, the page's <meta> declares."""
+    if header_charset:
+        return header_charset.strip().lower()
+    found = _META_CHARSET.search(body[:4096])
+    return found.group(1).decode("ascii").lower() if found else None
+
+
+def codec_for(charset: str) -> str:
+    """The Python codec to read a declared charset with."""
+    return _ALIASES.get(charset.lower(), charset.lower())
+
+
+def decode_html(body: bytes, header_charset: str | None = None) -> str:
+    """The page's text, decoded by its declared charset.
+
+    With no declaration at all (a saved archiver page lost its HTTP header),
+    UTF-8 is taken only when the bytes are valid UTF-8, else GB18030.
+    """
+    charset = declared_charset(body, header_charset)
+    if charset is None:
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            return body.decode("gb18030", errors="replace")
+    try:
+        codec = codec_for(charset)
+        return body.decode(codec, errors="replace")
+    except LookupError:
+        return body.decode("utf-8", errors="replace")

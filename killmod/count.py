@@ -1,0 +1,332 @@
+"""The day-vote tally (DESIGN §5): a pure function of posts, roster, deadline and rules.
+
+No I/O and no clock: the same posts, roster, deadline, rulings and options
+always give the same result, so every rule is tested case by case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from itertools import pairwise
+from types import ModuleType
+from typing import Literal
+
+from killmod.model import (
+    Ballot,
+    Change,
+    Count,
+    Flag,
+    GameWarning,
+    Outcome,
+    Player,
+    Post,
+    Rejection,
+    Roster,
+    Source,
+    TallyResult,
+    Verdict,
+)
+from killmod.names import fold
+from killmod.rulings import Ruling
+from killmod.votes import BallotReader, Reading
+
+# DESIGN §5.4: when several reasons fit one post, the first of these is reported.
+REASONS = (
+    "not_player",
+    "dead",
+    "replaced",
+    "late",
+    "proxy",
+    "no_vote",
+    "ambiguous",
+    "unknown_target",
+    "invalid_target",
+    "edited",
+)
+MINUTE = timedelta(seconds=59)
+
+
+@dataclass(frozen=True)
+class TallyOptions:
+    """The judge's choices: edited ballots, minute-precision times, rulings by floor."""
+
+    edits: Literal["strict", "allow"] = "strict"
+    ambiguous_time: Literal["count", "reject"] = "count"
+    rulings: Mapping[int, Ruling] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Accepted:
+    post: Post
+    seat: int
+    kind: Literal["vote", "abstain"]
+    target: int | None
+    fragment: str
+    ruling: str | None
+    notes: tuple[str, ...]
+
+
+def count_votes(
+    posts: Iterable[Post],
+    roster: Roster,
+    deadline: datetime,
+    *,
+    rules: ModuleType,
+    source: Source,
+    round_no: int = 1,
+    options: TallyOptions | None = None,
+    reader: BallotReader | None = None,
+) -> TallyResult:
+    """Tally one day vote under ``rules`` (a module of ``killmod.rules``)."""
+    options = options or TallyOptions()
+    reader = reader or BallotReader(roster)
+    authors = _AuthorIndex(roster)
+    ordered = sorted(posts, key=lambda post: (post.posted_at, post.pid))
+    verdicts: dict[int, Verdict] = {}
+    rejected: list[Rejection] = []
+    flags: list[Flag] = []
+    accepted: dict[int, list[_Accepted]] = {}
+
+    for post in ordered:
+        judgement = _judge(post, roster, deadline, authors, reader, options, flags)
+        if isinstance(judgement, _Accepted):
+            accepted.setdefault(judgement.seat, []).append(judgement)
+            continue
+        verdict, seat, reading, ruling, notes = judgement
+        verdicts[post.pid] = Verdict(
+            pid=post.pid,
+            floor=post.floor,
+            author=post.author,
+            seat=seat,
+            posted_at=post.posted_at,
+            verdict=verdict,
+            kind=reading.kind if reading else None,
+            target=reading.target if reading else None,
+            fragment=reading.fragment if reading else "",
+            ruling=ruling,
+            notes=notes,
+        )
+        if verdict in REASONS or verdict == "time_ambiguous":
+            rejected.append(
+                Rejection(post.pid, post.floor, post.author, seat, verdict, post.posted_at)
+            )
+
+    ballots, changes = [], []
+    for player in sorted(roster.living, key=lambda p: p.seat):
+        history = accepted.get(player.seat, [])
+        for earlier, later in pairwise(history):
+            if (earlier.kind, earlier.target) != (later.kind, later.target):
+                changes.append(
+                    Change(
+                        player.seat,
+                        later.post.floor,
+                        earlier.target,
+                        later.target,
+                        later.post.posted_at,
+                    )
+                )
+        for index, item in enumerate(history):
+            verdicts[item.post.pid] = _accepted_verdict(
+                item, "counted" if index == len(history) - 1 else "superseded"
+            )
+        ballots.append(_standing_ballot(player, history, rules))
+
+    counts = _counts(ballots, roster)
+    return TallyResult(
+        rules=rules.NAME,
+        round=round_no,
+        deadline=deadline,
+        source=source,
+        ballots=tuple(ballots),
+        counts=counts,
+        outcome=_outcome(counts),
+        changes=tuple(changes),
+        rejected=tuple(rejected),
+        flags=tuple(flags),
+        warnings=_warnings(ballots, roster, rules),
+        verdicts=tuple(verdicts[post.pid] for post in ordered),
+        roster=roster,
+    )
+
+
+def _judge(post, roster, deadline, authors, reader, options, flags):
+    """Either an accepted ballot or (verdict, seat, reading, ruling note, notes)."""
+    standing, player = authors.identify(post)
+    seat = player.seat if player else None
+    ruling = options.rulings.get(post.floor) if post.floor is not None else None
+    ruling_note = _ruling_note(ruling) if ruling else None
+    if standing == "judge":
+        return "judge", None, None, None, ()
+    if ruling and ruling.ignore:
+        return "ignored", seat, None, ruling_note, ()
+    if standing in ("not_player", "replaced"):
+        return standing, seat, None, ruling_note, ()
+    if not player.alive:
+        return "dead", seat, None, ruling_note, ()
+    timing = _timing(post.posted_at, post.precision, deadline)
+    if timing == "late":
+        return "late", seat, None, ruling_note, ()
+    if timing == "ambiguous":
+        flags.append(Flag(post.floor, seat, "time_ambiguous", post.posted_at.strftime("%H:%M")))
+        if options.ambiguous_time == "reject":
+            return "time_ambiguous", seat, None, ruling_note, ()
+
+    reading, notes = _reading(post, seat, ruling, reader)
+    if reading.kind == "proxy":
+        return "proxy", seat, reading, ruling_note, notes
+    if reading.kind == "none":
+        return "no_vote", seat, reading, ruling_note, notes
+    if reading.kind == "ambiguous":
+        return "ambiguous", seat, reading, ruling_note, notes
+    if reading.kind == "unknown_target":
+        if reading.suggestion is not None:
+            flags.append(Flag(post.floor, seat, "near_miss", reading.detail, reading.suggestion))
+        return "unknown_target", seat, reading, ruling_note, notes
+    if reading.kind == "vote" and not _valid_target(reading.target, roster):
+        return "invalid_target", seat, reading, ruling_note, notes
+    if post.edited_at is not None and ruling is None:
+        edit_timing = _timing(post.edited_at, "minute", deadline)
+        if options.edits == "strict" or edit_timing == "late":
+            return "edited", seat, reading, ruling_note, notes
+        if edit_timing == "ambiguous":
+            flags.append(Flag(post.floor, seat, "time_ambiguous", "edited"))
+    return _Accepted(post, seat, reading.kind, reading.target, reading.fragment, ruling_note, notes)
+
+
+def _reading(
+    post: Post, seat: int | None, ruling: Ruling | None, reader: BallotReader
+) -> tuple[Reading, tuple]:
+    if ruling is not None:
+        if ruling.abstain:
+            return Reading(kind="abstain", fragment="法官裁定"), ()
+        return Reading(kind="vote", target=ruling.target, fragment="法官裁定"), ()
+    if post.banned:
+        return Reading(kind="none"), ("banned",)
+    reading = reader.read(post.body)
+    if reading.writer and seat is not None:  # 投我 / 投自己: the writer's own seat
+        reading = Reading(kind="vote", target=seat, fragment=reading.fragment)
+    if reading.kind == "none" and any(reader.read(q).kind == "vote" for q in post.quotes):
+        return reading, ("quoted",)
+    return reading, ()
+
+
+def _timing(moment: datetime, precision: str, deadline: datetime) -> str:
+    """``ok``, ``late`` or ``ambiguous`` (a minute-precision time in the deadline's minute)."""
+    if moment > deadline:
+        return "late"
+    if precision == "minute" and moment + MINUTE > deadline:
+        return "ambiguous"
+    return "ok"
+
+
+def _valid_target(target: int | None, roster: Roster) -> bool:
+    player = roster.seat(target) if target is not None else None
+    return player is not None and player.alive
+
+
+def _ruling_note(ruling: Ruling) -> str:
+    if ruling.ignore:
+        action = "不计"
+    elif ruling.abstain:
+        action = "按弃权计"
+    else:
+        action = f"按投 {ruling.target} 号计"
+    return f"{action}：{ruling.note}" if ruling.note else action
+
+
+def _accepted_verdict(item: _Accepted, verdict: str) -> Verdict:
+    post = item.post
+    return Verdict(
+        pid=post.pid,
+        floor=post.floor,
+        author=post.author,
+        seat=item.seat,
+        posted_at=post.posted_at,
+        verdict=verdict,
+        kind=item.kind,
+        target=item.target,
+        fragment=item.fragment,
+        ruling=item.ruling,
+        notes=item.notes,
+    )
+
+
+def _standing_ballot(player: Player, history: list[_Accepted], rules: ModuleType) -> Ballot:
+    if history:
+        last = history[-1]
+        return Ballot(
+            player.seat, player.name, last.kind, last.target, last.post.floor, last.post.posted_at
+        )
+    if rules.TALLY_POLICY.non_voter == "self":
+        return Ballot(player.seat, player.name, "self", player.seat)
+    return Ballot(player.seat, player.name, "self", None)
+
+
+def _counts(ballots: list[Ballot], roster: Roster) -> tuple[Count, ...]:
+    voters: dict[int, list[int]] = {}
+    for ballot in ballots:
+        if ballot.kind in ("vote", "self") and ballot.target is not None:
+            voters.setdefault(ballot.target, []).append(ballot.seat)
+    counts = (
+        Count(seat, roster.seat(seat).name, len(seats), tuple(seats))
+        for seat, seats in voters.items()
+    )
+    return tuple(sorted(counts, key=lambda count: (-count.votes, count.seat)))
+
+
+def _outcome(counts: tuple[Count, ...]) -> Outcome:
+    if not counts:
+        return Outcome("none")
+    top = [count.seat for count in counts if count.votes == counts[0].votes]
+    if len(top) == 1:
+        return Outcome("eliminated", seat=top[0])
+    return Outcome("tie", seats=tuple(sorted(top)))
+
+
+def _warnings(ballots: list[Ballot], roster: Roster, rules: ModuleType) -> tuple[GameWarning, ...]:
+    if not rules.TALLY_POLICY.warn_non_voters:
+        return ()
+    substitutes = list(roster.substitutes)
+    warnings = []
+    for ballot in ballots:
+        if ballot.kind != "self":
+            continue
+        total = roster.warnings.get(ballot.seat, 0) + 1
+        action = rules.warning_action(total, len(substitutes))
+        substitute = substitutes.pop(0) if action == "substitute" else None
+        warnings.append(GameWarning(ballot.seat, ballot.name, total, action, substitute))
+    return tuple(warnings)
+
+
+class _AuthorIndex:
+    """Who wrote a post: a judge, a seat's current or former holder, or an outsider."""
+
+    def __init__(self, roster: Roster) -> None:
+        self.judges = {fold(name) for name in roster.judges}
+        self.by_uid = {p.uid: p for p in roster.players if p.uid is not None}
+        self.by_name = {fold(p.name): p for p in roster.players}
+        self.former = {
+            fold(holder.name): (holder, player)
+            for player in roster.players
+            for holder in player.former
+        }
+
+    def identify(self, post: Post) -> tuple[str, Player | None]:
+        name = fold(post.author)
+        if name in self.judges:
+            return "judge", None
+        player = self.by_uid.get(post.uid) if post.uid is not None else None
+        if player is None:
+            player = self.by_name.get(name)
+            if player is not None and None not in (player.uid, post.uid):
+                player = None  # same shown name, different account
+        if player is not None:
+            return "player", player
+        if name in self.former:
+            holder, seat_player = self.former[name]
+            if post.posted_at > holder.until:
+                return "replaced", seat_player
+            return "player", seat_player
+        return "not_player", None

@@ -1,0 +1,32 @@
+"""The 1.2 rules (“杀人游戏”标准化规则 1.2): roles, tally policy, penalties, reveals.
+
+Each function cites the sentence of the rule text it implements; decisions
+where the text leaves room are written in docs/rules/1.2.md.
+"""
+
+from __future__ import annotations
+
+from killmod.rules.policy import TallyPolicy
+
+NAME = "1.2"
+PLAYERS = 16
+# 一、游戏人数及角色安排: 杀手 3人, 水民 12人, 检查官 1人.
+ROLES = {"杀手": 3, "水民": 12, "检查官": 1}
+KILLER = "杀手"
+
+# 补充说明 4: “可弃权，但不投票者视为自投，并被警告一次，二次换替补，无替补出局”.
+TALLY_POLICY = TallyPolicy(non_voter="self", warn_non_voters=True)
+
+
+def camp(role: str | None) -> str | None:
+    """五、身份公布: “杀手方人员公布为杀手；好人方人员公布为好人” (None when unknown)."""
+    if role is None:
+        return None
+    return "杀手" if role == KILLER else "好人"
+
+
+def warning_action(total: int, substitutes_left: int) -> str:
+    """“警告一次，二次换替补，无替补出局”: warn, then substitute, else out (淹死)."""
+    if total < 2:
+        return "warn"
+    return "substitute" if substitutes_left > 0 else "out"

@@ -1,0 +1,111 @@
+"""Reading a whole thread from where the judge points: a URL, a saved page or a folder.
+
+Every page is fetched and parsed; posts are deduplicated by pid (Discuz serves
+the last page for page numbers past the end, and floors shift when a post is
+deleted between fetches), and the thread fails whole if any page fails.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from zoneinfo import ZoneInfo
+
+import scrapers
+from killmod.charset import decode_html
+from killmod.errors import BadInput, KillmodError, TallyFailed
+from killmod.fetch import Fetched, fetch, fetch_all, new_session
+from killmod.model import Page, Post
+
+
+@dataclass(frozen=True)
+class Thread:
+    """All posts of a thread, in posting order, and where they came from."""
+
+    source: str
+    title: str | None
+    pages: int
+    posts: tuple[Post, ...]
+    scraper: str
+
+
+def read_thread(
+    source: str,
+    *,
+    tz: ZoneInfo,
+    forum: str | None = None,
+    jobs: int = 4,
+) -> Thread:
+    """Read every page of the thread at ``source`` (http(s) URL, HTML file or folder)."""
+    if re.match(r"https?://", source):
+        return _read_url(source, tz=tz, forum=forum, jobs=jobs)
+    path = Path(source)
+    if path.is_dir():
+        files = sorted((p for p in path.iterdir() if p.is_file()), key=_natural_key)
+        if not files:
+            raise BadInput(f"文件夹里没有保存的页面：{path}")
+        return _read_files(source, files, tz=tz, forum=forum)
+    if path.is_file():
+        return _read_files(source, [path], tz=tz, forum=forum)
+    raise BadInput(f"找不到投票帖：{source}（应为网址、保存的网页文件或文件夹）")
+
+
+def _read_url(url: str, *, tz: ZoneInfo, forum: str | None, jobs: int) -> Thread:
+    session = new_session()
+    first = fetch(session, url)
+    scraper, page = _parse(first, tz=tz, forum=forum)
+    pages = [page]
+    requested = {page.page_no}
+    # A page fetched later may show more pages than the first one did (new posts).
+    while missing := sorted(set(range(1, max(p.page_count for p in pages) + 1)) - requested):
+        requested.update(missing)
+        urls = [scraper.page_url(url, n) for n in missing]
+        pages += [_parse(f, tz=tz, forum=scraper.NAME)[1] for f in fetch_all(session, urls, jobs)]
+    return _assemble(url, pages, scraper)
+
+
+def _read_files(source: str, files: list[Path], *, tz: ZoneInfo, forum: str | None) -> Thread:
+    pages = []
+    scraper = None
+    for file in files:
+        try:
+            body = file.read_bytes()
+        except OSError as error:
+            raise BadInput(f"无法读取文件：{file}（{error.strerror}）") from None
+        fetched_at = datetime.fromtimestamp(file.stat().st_mtime, UTC)
+        fetched = Fetched(str(file), body, None, fetched_at)
+        scraper, page = _parse(fetched, tz=tz, forum=forum or (scraper.NAME if scraper else None))
+        pages.append(page)
+    return _assemble(source, pages, scraper)
+
+
+def _parse(fetched: Fetched, *, tz: ZoneInfo, forum: str | None) -> tuple[ModuleType, Page]:
+    html = decode_html(fetched.body, fetched.header_charset)
+    scraper = scrapers.by_name(forum) if forum else scrapers.pick(fetched.url, html)
+    try:
+        return scraper, scraper.parse(html, tz=tz, fetched_at=fetched.fetched_at.astimezone(tz))
+    except TallyFailed as error:
+        raise TallyFailed(f"{fetched.url}：{error.message}") from None
+    except KillmodError:
+        raise
+    except Exception as error:  # a page no rule of the scraper foresaw: say which page
+        raise TallyFailed(
+            f"无法解析页面 {fetched.url}（{type(error).__name__}: {error}）"
+        ) from None
+
+
+def _assemble(source: str, pages: list[Page], scraper: ModuleType) -> Thread:
+    by_pid: dict[int, Post] = {}
+    for page in pages:
+        for post in page.posts:
+            by_pid.setdefault(post.pid, post)
+    title = next((page.title for page in pages if page.title), None)
+    posts = tuple(sorted(by_pid.values(), key=lambda post: post.pid))
+    return Thread(source, title, max(page.page_count for page in pages), posts, scraper.NAME)
+
+
+def _natural_key(path: Path) -> list:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]

@@ -1,0 +1,35 @@
+"""Forum formats: one module per format, picked by URL pattern and page signature.
+
+Adding a board means adding one module with ``NAME``, ``matches``, ``parse``
+and ``page_url`` and listing it in ``SCRAPERS``.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from killmod.errors import BadInput, TallyFailed
+from scrapers import discuz_x
+
+SCRAPERS: tuple[ModuleType, ...] = (discuz_x,)
+
+
+def names() -> list[str]:
+    """The names ``--forum`` accepts."""
+    return [scraper.NAME for scraper in SCRAPERS]
+
+
+def by_name(name: str) -> ModuleType:
+    """The scraper called ``name``; an unknown name is bad usage."""
+    for scraper in SCRAPERS:
+        if name == scraper.NAME:
+            return scraper
+    raise BadInput(f"未知的论坛格式「{name}」。可用：{'、'.join(names())}")
+
+
+def pick(url: str, html: str) -> ModuleType:
+    """The first scraper that recognises this page."""
+    for scraper in SCRAPERS:
+        if scraper.matches(url, html):
+            return scraper
+    raise TallyFailed(f"无法识别的论坛页面格式：{url}（可用 --forum 指定：{'、'.join(names())}）")

@@ -1,0 +1,169 @@
+"""Discuz! X3.x thread pages (viewthread), UTF-8 and GBK builds, both URL schemes.
+
+URL forms: ``forum.php?mod=viewthread&tid=T&page=P`` and, with URL rewriting,
+``thread-T-P-1.html``.  Structure (Discuz! X3.1–X3.5 templates):
+``div#post_PID > table#pidPID``; author ``td.pls div.pi div.authi a.xw1``;
+time ``em#authorpostonPID``; floor ``a#postnumPID``; body ``td.t_f``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+from killmod.model import Page, Post
+from killmod.times import parse_board_time, parse_edit_notice
+from scrapers.base import ScrapeError, board_clock, document, drop, element_text, tidy_text
+
+NAME = "discuz_x"
+
+_REWRITE = re.compile(r"thread-(\d+)-(\d+)-(\d+)\.html")
+_UID = re.compile(r"uid[=-](\d+)")
+_PAGE_COUNT = re.compile(r"(\d+)")
+_POST_ID = re.compile(r"post_(\d+)$")
+# Discuz X lets a board name its first floors instead of numbering them.
+_FLOOR_NAMES = {"楼主": 1, "樓主": 1, "沙发": 2, "沙發": 2, "板凳": 3, "地板": 4}
+# Anti-copy noise Discuz inserts into post bodies: never part of what a player wrote.
+_NOISE = '//font[@class="jammer"] | //span[contains(translate(@style, " ", ""), "display:none")]'
+
+
+def matches(url: str, html: str) -> bool:
+    """A Discuz! X viewthread page, by URL or by the page's own markers."""
+    path = urlsplit(url).path if url else ""
+    if _REWRITE.search(path) or "mod=viewthread" in url:
+        return "action=printable" not in url
+    return 'id="thread_subject"' in html or ('class="plhin"' in html and "Discuz! X" in html)
+
+
+def page_url(url: str, n: int) -> str:
+    """The URL of page ``n`` of the thread that ``url`` belongs to."""
+    parts = urlsplit(url)
+    rewritten = _REWRITE.search(parts.path)
+    if rewritten:
+        path = _REWRITE.sub(
+            f"thread-{rewritten.group(1)}-{n}-{rewritten.group(3)}.html", parts.path
+        )
+        return urlunsplit(parts._replace(path=path))
+    query = parse_qs(parts.query, keep_blank_values=True)
+    kept = {k: v[0] for k, v in query.items() if k not in ("page", "extra")}
+    kept["page"] = str(n)
+    return urlunsplit(parts._replace(query=urlencode(kept)))
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+    """Read one viewthread page into posts; a page that is no thread page is a ScrapeError.
+
+    Relative times count back from the board's footer clock, else from ``fetched_at``.
+    """
+    root = document(html)
+    message = root.xpath('//div[@id="messagetext"]/p[1]')
+    if message:
+        raise ScrapeError(f"论坛返回了提示页面：「{tidy_text(message[0].text_content())}」")
+    for noise in root.xpath(_NOISE):
+        drop(noise)
+    containers = [
+        (int(match.group(1)), div)
+        for div in root.xpath('//div[starts-with(@id, "post_")]')
+        if (match := _POST_ID.match(div.get("id", "")))
+    ]
+    if not containers:
+        raise ScrapeError("页面里没有帖子列表（页面不完整，或不是 Discuz! X 的帖子页）")
+    clock = board_clock(html) or fetched_at
+    posts = tuple(
+        post
+        for pid, div in containers
+        if (post := _read_post(pid, div, tz=tz, fetched_at=clock)) is not None
+    )
+    page_no, page_count = _pagination(root)
+    return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
+
+
+def _read_post(pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Post | None:
+    times = div.xpath(f'.//em[@id="authorposton{pid}"]')
+    if not times:
+        if "无效楼层" in div.text_content() or "無效樓層" in div.text_content():
+            return None  # a deleted post: nothing to read, its floor number stays unused
+        raise ScrapeError(f"帖子 pid={pid} 没有发帖时间（页面不完整）")
+    posted_at, precision = _post_time(times[0], tz=tz, fetched_at=fetched_at)
+    author, uid = _author(div)
+    body_cells = div.xpath(f'.//td[@id="postmessage_{pid}"]')
+    banned = not body_cells and bool(div.xpath('.//div[@class="locked"]'))
+    body, quotes, edited_at = _body(body_cells[0], tz) if body_cells else ("", (), None)
+    return Post(
+        pid=pid,
+        floor=_floor(div, pid),
+        author=author,
+        uid=uid,
+        posted_at=posted_at,
+        precision=precision,
+        body=body,
+        quotes=quotes,
+        edited_at=edited_at,
+        banned=banned,
+    )
+
+
+def _post_time(em, *, tz: ZoneInfo, fetched_at: datetime):
+    titled = em.xpath(".//span[@title]")
+    title = titled[0].get("title") if titled else None
+    text = em.text_content().replace("发表于", "").replace("發表於", "")
+    return parse_board_time(text, tz, fetched_at, title=title)
+
+
+def _author(div) -> tuple[str, int | None]:
+    links = div.xpath('.//div[@class="pi"]/div[@class="authi"]/a[contains(@class, "xw1")]')
+    if links:
+        uid = _UID.search(links[0].get("href", ""))
+        return tidy_text(links[0].text_content()), int(uid.group(1)) if uid else None
+    # A deleted account: "NAME <em>该用户已被删除</em>" with no link.
+    for pi in div.xpath('.//td[contains(@class, "pls")]//div[@class="pi"]'):
+        name = tidy_text(pi.text or "")
+        if name:
+            return name, None
+    return "", None
+
+
+def _floor(div, pid: int) -> int | None:
+    links = div.xpath(f'.//a[@id="postnum{pid}"]')
+    if not links:
+        return None
+    text = tidy_text(links[0].text_content()).rstrip("#")
+    if text in _FLOOR_NAMES:
+        return _FLOOR_NAMES[text]
+    digits = re.search(r"\d+", text)
+    return int(digits.group()) if digits else None
+
+
+def _body(cell, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
+    edited_at = None
+    for notice in cell.xpath('.//i[@class="pstatus"]'):
+        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
+        drop(notice)
+    quotes = []
+    for quote in cell.xpath(
+        './/div[@class="quote"] | .//blockquote[not(ancestor::div[@class="quote"])]'
+    ):
+        quotes.append(element_text(quote))
+        drop(quote)
+    return element_text(cell), tuple(quotes), edited_at
+
+
+def _pagination(root) -> tuple[int, int]:
+    bars = root.xpath('//div[@class="pg"]')
+    if not bars:
+        return 1, 1
+    bar = bars[0]
+    current = bar.xpath("./strong/text()")
+    totals = bar.xpath('.//span[starts-with(@title, "共")]/@title')
+    numbers = [int(t) for t in bar.xpath("./a/text() | ./strong/text()") if t.strip().isdigit()]
+    page_no = int(current[0]) if current and current[0].strip().isdigit() else 1
+    if totals and (found := _PAGE_COUNT.search(totals[0])):
+        return page_no, int(found.group(1))
+    return page_no, max([page_no, *numbers])
+
+
+def _title(root) -> str | None:
+    subject = root.xpath('//span[@id="thread_subject"]')
+    return tidy_text(subject[0].text_content()) if subject else None

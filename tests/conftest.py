@@ -1,0 +1,23 @@
+"""Shared fixtures: fake Discuz! boards served over HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+
+import pytest
+from forumserver import BaseUrl, serve
+from pagebuilder import Site, demo_thread, discuz_x_site
+
+
+@pytest.fixture
+def serve_site() -> Iterator[Callable[[Site], BaseUrl]]:
+    """Serve any site callable for the test: ``base_url = serve_site(site)``."""
+    with ExitStack() as stack:
+        yield lambda site: stack.enter_context(serve(site))
+
+
+@pytest.fixture
+def demo_site(serve_site: Callable[[Site], BaseUrl]) -> BaseUrl:
+    """Base URL of a board serving the UTF-8 demo vote thread (tid ``DEMO_TID``)."""
+    return serve_site(discuz_x_site(demo_thread()))

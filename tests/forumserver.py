@@ -1,0 +1,104 @@
+"""A local HTTP server for fake boards: 127.0.0.1 only, a free port, one daemon thread.
+
+The server answers every GET with whatever ``server.site(path_and_query)`` returns, looked up
+at request time — so a test may swap or wrap ``site`` while the server runs (delays, 503s,
+pages that change between fetches).  Every request's path and query is recorded in
+``server.requests``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from pagebuilder import Response, Site
+
+
+class ForumServer(ThreadingHTTPServer):
+    """An HTTP server on 127.0.0.1 that serves ``site`` and records what was asked."""
+
+    daemon_threads = True
+
+    def __init__(self, site: Site) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.site = site
+        self.requests: list[str] = []
+        self._lock = threading.Lock()
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def answer(self, path_and_query: str) -> Response:
+        """Record the request and ask the current site for the response."""
+        with self._lock:
+            self.requests.append(path_and_query)
+        return self.site(path_and_query)
+
+
+class BaseUrl(str):
+    """A served board's base URL ("http://127.0.0.1:PORT") that also knows its server."""
+
+    server: ForumServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: ForumServer
+    protocol_version = "HTTP/1.1"
+    timeout = 30  # idle keep-alive connections end on their own
+
+    def do_GET(self) -> None:
+        self._reply(send_body=True)
+
+    def do_HEAD(self) -> None:
+        self._reply(send_body=False)
+
+    def _reply(self, *, send_body: bool) -> None:
+        try:
+            response = self.server.answer(self.path)
+        except Exception as error:  # a broken site is a 500, as on a real board
+            body = f"site error: {error!r}".encode()
+            response = Response(500, {"Content-Type": "text/plain; charset=utf-8"}, body)
+        given = {name.lower() for name in response.headers}
+        self.send_response_only(response.status)
+        self.send_header("Server", self.version_string())
+        if "date" not in given:  # a site may set its own clock
+            self.send_header("Date", self.date_time_string())
+        for name, value in response.headers.items():
+            self.send_header(name, value)
+        if "content-length" not in given:
+            self.send_header("Content-Length", str(len(response.body)))
+        self.end_headers()
+        if send_body:
+            self.wfile.write(response.body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Stay quiet: tests read ``server.requests`` instead of a log."""
+
+
+@contextmanager
+def serve(site: Site) -> Iterator[BaseUrl]:
+    """Serve ``site`` on 127.0.0.1 while the block runs; yields the base URL.
+
+    The yielded URL is a ``str``; its ``.server`` is the ``ForumServer`` (for
+    ``.requests`` and for swapping ``.site``).
+    """
+    server = ForumServer(site)
+    thread = threading.Thread(
+        target=server.serve_forever,
+        kwargs={"poll_interval": 0.02},  # shutdown() waits up to one poll: keep teardown quick
+        name="forumserver",
+        daemon=True,
+    )
+    thread.start()
+    base_url = BaseUrl(server.base_url)
+    base_url.server = server
+    try:
+        yield base_url
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
