@@ -159,12 +159,12 @@ def _judge(post, roster, deadline, authors, reader, options, flags):
     ruling_note = _ruling_note(ruling) if ruling else None
     if standing == "judge":
         return "judge", None, None, None, ()
-    if ruling and ruling.ignore:
-        return "ignored", seat, None, ruling_note, ()
     if standing in ("not_player", "replaced"):
         return standing, seat, None, ruling_note, ()
     if not player.alive:
         return "dead", seat, None, ruling_note, ()
+    if ruling and ruling.ignore:
+        return "ignored", seat, None, ruling_note, ()
     timing = _timing(post.posted_at, post.precision, deadline)
     if timing == "late":
         return "late", seat, None, ruling_note, ()
@@ -312,6 +312,12 @@ class _AuthorIndex:
             for player in roster.players
             for holder in player.former
         }
+        self.former_by_uid = {
+            holder.uid: (holder, player)
+            for player in roster.players
+            for holder in player.former
+            if holder.uid is not None
+        }
 
     def identify(self, post: Post) -> tuple[str, Player | None]:
         name = fold(post.author)
@@ -324,8 +330,13 @@ class _AuthorIndex:
                 player = None  # same shown name, different account
         if player is not None:
             return "player", player
-        if name in self.former:
-            holder, seat_player = self.former[name]
+        former = self.former_by_uid.get(post.uid) if post.uid is not None else None
+        if former is None:
+            former = self.former.get(name)
+            if former is not None and None not in (former[0].uid, post.uid):
+                former = None  # same shown name, different account
+        if former is not None:
+            holder, seat_player = former
             if post.posted_at > holder.until:
                 return "replaced", seat_player
             return "player", seat_player

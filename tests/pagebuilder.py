@@ -1132,23 +1132,25 @@ class _Seat:
     uid: int
     aliases: tuple[str, ...] = ()
     alive: bool = True
+    role: str = "水民"
 
 
+# 1.2 roles: 杀手 6 (dead), 9 and 14; 检查官 8; everyone else 水民.
 DEMO_SEATS = (
     _Seat(1, "meer", 2000, ("米儿",)),
     _Seat(2, "阿狸", 2001),
     _Seat(3, "路人甲", 2002),
     _Seat(4, "狼人杀手", 2003),
     _Seat(5, "预言家本家", 2004, ("本家",)),
-    _Seat(6, "潜水员", 2005, alive=False),
+    _Seat(6, "潜水员", 2005, alive=False, role="杀手"),
     _Seat(7, "花生米", 2006, ("花生",)),
-    _Seat(8, "闲云野鹤", 2007, ("野鹤",)),
-    _Seat(9, "小明", 2008),
+    _Seat(8, "闲云野鹤", 2007, ("野鹤",), role="检查官"),
+    _Seat(9, "小明", 2008, role="杀手"),
     _Seat(10, "Tommy", 2009, ("汤姆",)),
     _Seat(11, "星期八", 2010, alive=False),
     _Seat(12, "白开水", 2011),
     _Seat(13, "夜猫子", 2012),
-    _Seat(14, "老王", 2013, ("隔壁老王",)),
+    _Seat(14, "老王", 2013, ("隔壁老王",), role="杀手"),
     _Seat(15, "红豆", 2014),
     _Seat(16, "小透明", 2015),
 )
@@ -1174,6 +1176,7 @@ def _roster_toml(seats: tuple[_Seat, ...]) -> str:
             f"uid = {seat.uid}",
             f"aliases = {_toml_list(seat.aliases)}",
             f"alive = {'true' if seat.alive else 'false'}",
+            f'role = "{seat.role}"',
         ]
     return "\n".join(lines) + "\n"
 

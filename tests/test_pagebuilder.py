@@ -299,7 +299,10 @@ def test_demo_roster_matches_the_demo_thread() -> None:
         "uid": 2000,
         "aliases": ["米儿"],
         "alive": True,
+        "role": "水民",
     }
+    roles = [player["role"] for player in roster["players"]]
+    assert (roles.count("杀手"), roles.count("水民"), roles.count("检查官")) == (3, 12, 1)
     for post in demo_thread().posts:
         if post.author in players:
             assert post.uid == players[post.author]["uid"]
