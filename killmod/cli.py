@@ -117,3 +117,7 @@ def tally(
         click.echo(json.dumps(tally_json(result, rules), ensure_ascii=False, indent=1))
     else:
         click.echo(render_tally(result, fmt, rules, templates), nl=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -44,7 +44,7 @@ def read_thread(
         return _read_url(source, tz=tz, forum=forum, jobs=jobs)
     path = Path(source)
     if path.is_dir():
-        files = sorted((p for p in path.iterdir() if p.is_file()), key=_natural_key)
+        files = sorted((p for p in path.iterdir() if _is_saved_page(p)), key=_natural_key)
         if not files:
             raise BadInput(f"文件夹里没有保存的页面：{path}")
         return _read_files(source, files, tz=tz, forum=forum)
@@ -105,6 +105,15 @@ def _assemble(source: str, pages: list[Page], scraper: ModuleType) -> Thread:
     title = next((page.title for page in pages if page.title), None)
     posts = tuple(sorted(by_pid.values(), key=lambda post: post.pid))
     return Thread(source, title, max(page.page_count for page in pages), posts, scraper.NAME)
+
+
+def _is_saved_page(path: Path) -> bool:
+    """A file in the folder that holds a web page (a roster or notes beside it do not)."""
+    if not path.is_file():
+        return False
+    with path.open("rb") as file:
+        start = file.read(512).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return start.startswith(b"<")
 
 
 def _natural_key(path: Path) -> list:
