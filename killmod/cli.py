@@ -1,19 +1,23 @@
-"""The ``killmod`` command: parses options, calls one use case, prints.
+"""The ``killmod`` command: a group whose subcommands live in ``killmod/commands/``.
 
-Heavy modules are imported inside the commands so that ``killmod --help``
-starts fast.
+Each subcommand module is imported only when it runs (or when ``--help``
+lists it), and heavy modules are imported inside the commands, so that
+``killmod --help`` starts fast.  Errors reach the judge as Chinese messages
+with an exit code, never as a traceback.
 """
 
 from __future__ import annotations
 
-import json
+import importlib
 import sys
 from functools import wraps
-from pathlib import Path
 
 import click
 
-FORMATS = ("bbcode", "text", "json", "audit")
+# name → "module:function" of each subcommand, in the order --help lists them.
+COMMANDS = {
+    "tally": "killmod.commands.tally:tally",
+}
 
 
 def user_errors(command):
@@ -35,88 +39,60 @@ def user_errors(command):
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when it is needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module, function = COMMANDS[name].split(":")
+        return getattr(importlib.import_module(module), function)
+
+    def main(self, *args, **kwargs):
+        """Run, turning click's usage errors into a Chinese message and exit code 2."""
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.Abort:
+            click.echo("已取消。", err=True)
+            sys.exit(130)
+        except click.UsageError as error:
+            click.echo(usage_message(error), err=True)
+            sys.exit(2)
+
+
+def usage_message(error: click.UsageError) -> str:
+    """A click usage error in Chinese, with the command's usage line."""
+    if isinstance(error, click.MissingParameter):
+        if isinstance(error.param, click.Argument):
+            text = f"缺少参数 {error.param.human_readable_name}"
+        else:
+            text = f"缺少选项 {'/'.join(error.param.opts) if error.param else '?'}"
+    elif isinstance(error, click.NoSuchOption):
+        text = f"没有这个选项：{error.option_name}"
+    elif isinstance(error, click.BadParameter):
+        names = "/".join(error.param.opts) if error.param else "?"
+        choices = getattr(error.param, "type", None)
+        if isinstance(choices, click.Choice):
+            text = f"{names} 的值无效，可选：{'、'.join(map(str, choices.choices))}"
+        else:
+            text = f"{names} 的值无效：{error.message}"
+    elif "No such command" in error.message:
+        text = f"没有这个命令。可用命令：{'、'.join(COMMANDS)}"
+    else:
+        text = error.message
+    usage = error.ctx.get_usage() if error.ctx else ""
+    return f"{usage}\n错误：{text}（用 --help 查看说明）".lstrip()
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="killmod")
 def main() -> None:
     """killmod：版杀法官的工具——计票、公告、审计。"""
-
-
-@main.command()
-@click.argument("source")
-@click.option("--deadline", required=True, help="截止时间：2014-12-09 22:00、22:00、今晚22点……")
-@click.option(
-    "--roster", "roster_path", type=click.Path(path_type=Path), required=True, help="名单 TOML 文件"
-)
-@click.option(
-    "--round", "round_no", type=click.IntRange(min=1), default=1, show_default=True, help="第几轮"
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="bbcode",
-    show_default=True,
-    help="输出：论坛代码、纯文本、JSON 或逐帖审计",
-)
-@click.option(
-    "--edits",
-    type=click.Choice(("strict", "allow")),
-    default="strict",
-    show_default=True,
-    help="编辑过的票帖：strict 不计；allow 截止前编辑的照计",
-)
-@click.option(
-    "--ambiguous-time",
-    type=click.Choice(("count", "reject")),
-    default="count",
-    show_default=True,
-    help="只精确到分钟且与截止同一分钟的帖：照计或不计",
-)
-@click.option("--rulings", type=click.Path(path_type=Path), help="法官裁定文件（按楼层的 TOML）")
-@click.option("--templates", type=click.Path(path_type=Path), help="自定义模板文件夹")
-@click.option("--forum", help="指定论坛格式（默认自动识别）")
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1, max=16),
-    default=4,
-    show_default=True,
-    help="同时读取的页数",
-)
-@user_errors
-def tally(
-    source,
-    deadline,
-    roster_path,
-    round_no,
-    fmt,
-    edits,
-    ambiguous_time,
-    rulings,
-    templates,
-    forum,
-    jobs,
-) -> None:
-    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
-    from killmod.announce import render_tally, tally_json
-    from killmod.rules import rule_set
-    from killmod.tallying import tally as run_tally
-
-    result = run_tally(
-        source,
-        deadline=deadline,
-        roster=roster_path,
-        round_no=round_no,
-        edits=edits,
-        ambiguous_time=ambiguous_time,
-        rulings=rulings,
-        forum=forum,
-        jobs=jobs,
-    )
-    rules = rule_set(result.rules)
-    if fmt == "json":
-        click.echo(json.dumps(tally_json(result, rules), ensure_ascii=False, indent=1))
-    else:
-        click.echo(render_tally(result, fmt, rules, templates), nl=False)
 
 
 if __name__ == "__main__":

@@ -285,3 +285,20 @@ def test_installed_package_carries_its_templates(tmp_path):
     assert "killmod/templates/announcement.j2" in names
     assert "scrapers/discuz_x.py" in names
     assert any(name.endswith("entry_points.txt") for name in names)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["tally"], "缺少参数 SOURCE"),
+        (["tally", "x", "--roster", "r.toml"], "缺少选项 --deadline"),
+        (["tally", *EXAMPLE, "--format", "xml"], "--format 的值无效，可选：bbcode"),
+        (["tally", *EXAMPLE, "--colour"], "没有这个选项：--colour"),
+        (["no-such-command"], "没有这个命令"),
+    ],
+)
+def test_usage_errors_are_chinese_with_exit_2(args, words):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert words in result.output
+    assert "Traceback" not in result.output
