@@ -16,7 +16,11 @@ import click
 
 # name → "module:function" of each subcommand, in the order --help lists them.
 COMMANDS = {
+    "init": "killmod.commands.init:init",
+    "deal": "killmod.commands.deal:deal",
     "tally": "killmod.commands.tally:tally",
+    "sub": "killmod.commands.sub:sub",
+    "status": "killmod.commands.status:status",
 }
 
 

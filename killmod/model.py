@@ -202,6 +202,16 @@ class Source:
 
 
 @dataclass(frozen=True)
+class Recorded:
+    """What recording a tally in the game file wrote."""
+
+    tally_id: int
+    snapshot: str
+    winner: str | None = None
+    replaced: int | None = None
+
+
+@dataclass(frozen=True)
 class TallyResult:
     """Everything a tally decided, in the shape of DESIGN §5."""
 
@@ -218,3 +228,4 @@ class TallyResult:
     warnings: tuple[GameWarning, ...]
     verdicts: tuple[Verdict, ...]
     roster: Roster
+    recorded: Recorded | None = None

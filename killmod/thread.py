@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from zoneinfo import ZoneInfo
 
 import scrapers
@@ -19,6 +18,8 @@ from killmod.charset import decode_html
 from killmod.errors import BadInput, KillmodError, TallyFailed
 from killmod.fetch import Fetched, fetch, fetch_all, new_session
 from killmod.model import Page, Post
+from scrapers.base import Scraper
+from scrapers.profile import Profile, ProfileScraper
 
 
 @dataclass(frozen=True)
@@ -38,36 +39,48 @@ def read_thread(
     tz: ZoneInfo,
     forum: str | None = None,
     jobs: int = 4,
+    profile: Profile | None = None,
 ) -> Thread:
-    """Read every page of the thread at ``source`` (http(s) URL, HTML file or folder)."""
+    """Read every page of the thread at ``source`` (http(s) URL, HTML file or folder).
+
+    ``forum`` names the format instead of recognising it; ``profile`` reads the pages as
+    the board a profile describes (``scrapers.profile``).
+    """
+    if forum and profile:
+        raise BadInput("--forum 与 --profile 只能选一个")
     if re.match(r"https?://", source):
-        return _read_url(source, tz=tz, forum=forum, jobs=jobs)
+        return _read_url(source, tz=tz, forum=forum, jobs=jobs, profile=profile)
     path = Path(source)
     if path.is_dir():
         files = sorted((p for p in path.iterdir() if _is_saved_page(p)), key=_natural_key)
         if not files:
             raise BadInput(f"文件夹里没有保存的页面：{path}")
-        return _read_files(source, files, tz=tz, forum=forum)
+        return _read_files(source, files, tz=tz, forum=forum, profile=profile)
     if path.is_file():
-        return _read_files(source, [path], tz=tz, forum=forum)
+        return _read_files(source, [path], tz=tz, forum=forum, profile=profile)
     raise BadInput(f"找不到投票帖：{source}（应为网址、保存的网页文件或文件夹）")
 
 
-def _read_url(url: str, *, tz: ZoneInfo, forum: str | None, jobs: int) -> Thread:
+def _read_url(
+    url: str, *, tz: ZoneInfo, forum: str | None, jobs: int, profile: Profile | None
+) -> Thread:
     session = new_session()
     first = fetch(session, url)
-    scraper, page = _parse(first, tz=tz, forum=forum)
+    scraper, page = _parse(first, tz=tz, forum=forum, profile=profile)
     pages = [page]
     requested = {page.page_no}
     # A page fetched later may show more pages than the first one did (new posts).
     while missing := sorted(set(range(1, max(p.page_count for p in pages) + 1)) - requested):
         requested.update(missing)
         urls = [scraper.page_url(url, n) for n in missing]
-        pages += [_parse(f, tz=tz, forum=scraper.NAME)[1] for f in fetch_all(session, urls, jobs)]
+        fetched = fetch_all(session, urls, jobs)
+        pages += [_parse(f, tz=tz, forum=scraper.NAME, profile=profile)[1] for f in fetched]
     return _assemble(url, pages, scraper)
 
 
-def _read_files(source: str, files: list[Path], *, tz: ZoneInfo, forum: str | None) -> Thread:
+def _read_files(
+    source: str, files: list[Path], *, tz: ZoneInfo, forum: str | None, profile: Profile | None
+) -> Thread:
     pages = []
     scraper = None
     for file in files:
@@ -77,14 +90,22 @@ def _read_files(source: str, files: list[Path], *, tz: ZoneInfo, forum: str | No
             raise BadInput(f"无法读取文件：{file}（{error.strerror}）") from None
         fetched_at = datetime.fromtimestamp(file.stat().st_mtime, UTC)
         fetched = Fetched(str(file), body, None, fetched_at)
-        scraper, page = _parse(fetched, tz=tz, forum=forum or (scraper.NAME if scraper else None))
+        known = forum or (scraper.NAME if scraper else None)
+        scraper, page = _parse(fetched, tz=tz, forum=known, profile=profile)
         pages.append(page)
     return _assemble(source, pages, scraper)
 
 
-def _parse(fetched: Fetched, *, tz: ZoneInfo, forum: str | None) -> tuple[ModuleType, Page]:
-    html = decode_html(fetched.body, fetched.header_charset)
-    scraper = scrapers.by_name(forum) if forum else scrapers.pick(fetched.url, html)
+def _parse(
+    fetched: Fetched, *, tz: ZoneInfo, forum: str | None, profile: Profile | None
+) -> tuple[Scraper, Page]:
+    """Parse one page; a profile's scraper (and charset) wins over ``forum`` and recognition."""
+    charset = profile.charset if profile else None
+    html = decode_html(fetched.body, charset or fetched.header_charset)
+    if profile is not None:
+        scraper: Scraper = ProfileScraper(profile)
+    else:
+        scraper = scrapers.by_name(forum) if forum else scrapers.pick(fetched.url, html)
     try:
         return scraper, scraper.parse(html, tz=tz, fetched_at=fetched.fetched_at.astimezone(tz))
     except TallyFailed as error:
@@ -97,7 +118,7 @@ def _parse(fetched: Fetched, *, tz: ZoneInfo, forum: str | None) -> tuple[Module
         ) from None
 
 
-def _assemble(source: str, pages: list[Page], scraper: ModuleType) -> Thread:
+def _assemble(source: str, pages: list[Page], scraper: Scraper) -> Thread:
     by_pid: dict[int, Post] = {}
     for page in pages:
         for post in page.posts:

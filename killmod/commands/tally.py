@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.commands.options import db_option, templates_option
 
 FORMATS = ("bbcode", "text", "json", "audit")
 
@@ -16,10 +17,18 @@ FORMATS = ("bbcode", "text", "json", "audit")
 @click.argument("source")
 @click.option("--deadline", required=True, help="截止时间：2014-12-09 22:00、22:00、今晚22点……")
 @click.option(
-    "--roster", "roster_path", type=click.Path(path_type=Path), required=True, help="名单 TOML 文件"
+    "--roster",
+    "roster_path",
+    type=click.Path(path_type=Path),
+    help="名单 TOML 文件（不用游戏文件时）",
 )
+@db_option
 @click.option(
-    "--round", "round_no", type=click.IntRange(min=1), default=1, show_default=True, help="第几轮"
+    "--round", "round_no", type=click.IntRange(min=1), help="第几轮（默认：游戏文件的下一轮，或 1）"
+)
+@click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
+@click.option(
+    "--replace", "replace_record", is_flag=True, help="重新记录已记录过的一轮（旧记录保留）"
 )
 @click.option(
     "--format",
@@ -44,8 +53,14 @@ FORMATS = ("bbcode", "text", "json", "audit")
     help="只精确到分钟且与截止同一分钟的帖：照计或不计",
 )
 @click.option("--rulings", type=click.Path(path_type=Path), help="法官裁定文件（按楼层的 TOML）")
-@click.option("--templates", type=click.Path(path_type=Path), help="自定义模板文件夹")
+@templates_option
 @click.option("--forum", help="指定论坛格式（默认自动识别）")
+@click.option(
+    "--profile",
+    "profile_path",
+    type=click.Path(path_type=Path),
+    help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
+)
 @click.option(
     "--jobs",
     type=click.IntRange(min=1, max=16),
@@ -58,33 +73,54 @@ def tally(
     source,
     deadline,
     roster_path,
+    db_path,
     round_no,
+    record,
+    replace_record,
     fmt,
     edits,
     ambiguous_time,
     rulings,
     templates,
     forum,
+    profile_path,
     jobs,
 ) -> None:
     """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
     from killmod.announce import render_tally, tally_json
     from killmod.rules import rule_set
+    from killmod.store import Game
     from killmod.tallying import tally as run_tally
 
     result = run_tally(
         source,
         deadline=deadline,
         roster=roster_path,
+        game=db_path,
         round_no=round_no,
+        record=record,
+        replace_record=replace_record,
         edits=edits,
         ambiguous_time=ambiguous_time,
         rulings=rulings,
         forum=forum,
         jobs=jobs,
+        profile=profile_path,
     )
     rules = rule_set(result.rules)
     if fmt == "json":
         click.echo(json.dumps(tally_json(result, rules), ensure_ascii=False, indent=1))
     else:
         click.echo(render_tally(result, fmt, rules, templates), nl=False)
+    if result.recorded and result.recorded.winner:
+        from killmod.announce import render
+
+        click.echo(
+            render(
+                "gameover.bbcode.j2",
+                templates,
+                winner=result.recorded.winner,
+                roster=Game.open(db_path).roster(),
+            ),
+            nl=False,
+        )

@@ -6,6 +6,7 @@ where the text leaves room are written in docs/rules/1.2.md.
 
 from __future__ import annotations
 
+from killmod.errors import BadInput
 from killmod.rules.policy import TallyPolicy
 
 NAME = "1.2"
@@ -30,3 +31,29 @@ def warning_action(total: int, substitutes_left: int) -> str:
     if total < 2:
         return "warn"
     return "substitute" if substitutes_left > 0 else "out"
+
+
+def win_check(players) -> str | None:
+    """三、胜利条件: “好人方胜利条件: 投出所有杀手。杀手方胜利条件: 剩余4人至少有1杀手。”
+
+    ``players`` are all the seats; returns 好人, 杀手 or None (the game goes on,
+    or a role is unknown so nothing can be decided).
+    """
+    if any(player.role is None for player in players):
+        return None
+    living = [player for player in players if player.alive]
+    killers = sum(1 for player in living if player.role == KILLER)
+    if killers == 0:
+        return "好人"
+    if len(living) <= 4:
+        return "杀手"
+    return None
+
+
+def role_table(players: int) -> dict[str, int]:
+    """一、游戏人数及角色安排: 16 players, no other count."""
+    if players != PLAYERS:
+        raise BadInput(
+            f"1.2 规则需要 {PLAYERS} 名玩家（3 杀手、12 水民、1 检查官），名单有 {players} 人"
+        )
+    return dict(ROLES)

@@ -1,0 +1,34 @@
+"""``killmod status``: where the game stands and what to do next."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.options import db_option, templates_option
+
+
+@click.command()
+@db_option
+@click.option("--reveal", is_flag=True, help="游戏结束后：打印揭秘帖（公布所有身份）")
+@templates_option
+@user_errors
+def status(db_path: Path, reveal: bool, templates: Path | None) -> None:
+    """游戏进度：第几轮、存活、警告、替补、待抽签，以及下一步。"""
+    from killmod.announce import render
+    from killmod.errors import BadInput
+    from killmod.status import game_status
+    from killmod.store import Game
+
+    state = game_status(Game.open(db_path))
+    if reveal:
+        if state.winner is None:
+            raise BadInput("游戏还没有结束：揭秘帖只能在游戏结束后发。")
+        click.echo(
+            render("gameover.bbcode.j2", templates, winner=state.winner, roster=state.roster),
+            nl=False,
+        )
+        return
+    click.echo(render("status.text.j2", templates, status=state), nl=False)

@@ -1,0 +1,70 @@
+"""Dealing roles by the rule set's table, and the private notice each player gets."""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from pathlib import Path
+
+from killmod.announce import render
+from killmod.errors import BadInput
+from killmod.model import Roster
+from killmod.rules import rule_set
+from killmod.store import Game
+
+
+def deal_roles(roster: Roster, seed: int | None = None) -> dict[int, str]:
+    """Roles by seat: the rule set's table shuffled (``secrets`` unless a seed is given)."""
+    table = rule_set(roster.rules).role_table(len(roster.players))
+    roles = [role for role, count in table.items() for _ in range(count)]
+    shuffle = random.Random(seed).shuffle if seed is not None else secrets.SystemRandom().shuffle
+    shuffle(roles)
+    return {player.seat: role for player, role in zip(roster.players, roles, strict=True)}
+
+
+def deal(game: Game, seed: int | None = None) -> dict[int, str]:
+    """Deal and store the roles; a game already dealt is refused."""
+    roster = game.roster()
+    if game.events("deal"):
+        raise BadInput("本局已经发过身份了。")
+    roles = deal_roles(roster, seed)
+    with game.transaction():
+        game.set_roles(roles)
+        game.record(0, "deal", None, {"seeded": seed is not None})
+    return roles
+
+
+def notices(roster: Roster, templates: Path | None = None) -> dict[int, str]:
+    """The private notice (站内短信) for each seat, from ``notice.j2``."""
+    rules = rule_set(roster.rules)
+    killers = [p for p in roster.players if p.role == rules.KILLER]
+    return {
+        player.seat: render(
+            "notice.j2",
+            templates,
+            player=player,
+            rules=roster.rules,
+            partners=[k for k in killers if k.seat != player.seat],
+            is_killer=player.role == rules.KILLER,
+        )
+        for player in roster.players
+    }
+
+
+def write_notices(texts: dict[int, str], roster: Roster, folder: Path) -> list[Path]:
+    """One file per player in ``folder``, each readable by its owner only (0600)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for player in roster.players:
+        path = folder / f"{player.seat:02d}-{_safe(player.name)}.txt"
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(texts[player.seat])
+        os.chmod(path, 0o600)
+        written.append(path)
+    return written
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)

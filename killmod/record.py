@@ -1,0 +1,125 @@
+"""Recording a day's tally in the game file: the posts snapshot, the result and its effects.
+
+One transaction: the snapshot, the tally, the death, the warnings and
+substitutions it causes, and the win check after them are all written, or
+nothing is.  Re-recording a round voids the old record's events (kept in the
+file) and writes the new ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from types import ModuleType
+
+from killmod.announce import tally_json
+from killmod.errors import BadInput
+from killmod.model import Post, Recorded, TallyResult
+from killmod.rules import rule_set
+from killmod.store import Game, post_row
+from killmod.thread import Thread
+from killmod.times import format_iso
+
+
+def snapshot_hash(posts: tuple[Post, ...]) -> str:
+    """SHA-256 of the posts as stored: anyone holding the snapshot can check it."""
+    rows = [post_row(0, post) for post in sorted(posts, key=lambda post: post.pid)]
+    for row in rows:
+        del row["tally_id"]
+    canonical = json.dumps(rows, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def record_tally(game: Game, thread: Thread, result: TallyResult, *, replace: bool) -> Recorded:
+    """Store the tally of ``result.round`` with its snapshot and apply its effects."""
+    rules = rule_set(result.rules)
+    existing = game.tally_record(result.round)
+    if existing and not replace:
+        raise BadInput(
+            f"第 {result.round} 轮的投票已经记录过（{existing['recorded_at']}）。"
+            "要重新记录请加 --replace，旧记录会保留在事件记录里。"
+        )
+    snapshot = snapshot_hash(thread.posts)
+    with game.transaction():
+        tally_id = game.save_tally(
+            result.round,
+            deadline=format_iso(result.deadline),
+            source=thread.source,
+            title=thread.title,
+            snapshot=snapshot,
+            result=tally_json(result, rules),
+            posts=list(thread.posts),
+        )
+        if existing:
+            _void_old_record(game, existing, tally_id)
+        _apply(game, result, tally_id)
+        winner = check_win(game, rules, result.round, {"tally_id": tally_id})
+    return Recorded(tally_id, snapshot, winner, existing["id"] if existing else None)
+
+
+def _void_old_record(game: Game, existing: dict, tally_id: int) -> None:
+    old_events = [e.id for e in game.events() if e.data.get("tally_id") == existing["id"]]
+    game.void_tally(existing["id"], tally_id)
+    game.void_events(old_events, tally_id)
+    game.record(
+        existing["round"],
+        "tally_replaced",
+        None,
+        {"old": existing["id"], "new": tally_id, "voided_events": old_events},
+    )
+
+
+def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
+    round_no = result.round
+    game.record(
+        round_no,
+        "day",
+        None,
+        {
+            "tally_id": tally_id,
+            "outcome": result.outcome.kind,
+            "seat": result.outcome.seat,
+            "seats": list(result.outcome.seats),
+        },
+    )
+    if result.outcome.kind == "eliminated":
+        game.record(round_no, "death", result.outcome.seat, {"how": "voted", "tally_id": tally_id})
+    roster = result.roster
+    for warning in result.warnings:
+        game.record(
+            round_no,
+            "warning",
+            warning.seat,
+            {
+                "reason": "non_voter",
+                "total": warning.total,
+                "action": warning.action,
+                "tally_id": tally_id,
+            },
+        )
+        if warning.action == "substitute":
+            holder = roster.seat(warning.seat)
+            game.record(
+                round_no,
+                "substitution",
+                warning.seat,
+                {
+                    "old": holder.name,
+                    "old_uid": holder.uid,
+                    "new": warning.substitute,
+                    "new_uid": None,
+                    "at": format_iso(result.deadline),
+                    "by": "warnings",
+                    "tally_id": tally_id,
+                },
+            )
+        elif warning.action == "out" and warning.seat != result.outcome.seat:
+            game.record(round_no, "death", warning.seat, {"how": "drowned", "tally_id": tally_id})
+
+
+def check_win(game: Game, rules: ModuleType, round_no: int, cause: dict) -> str | None:
+    """After a recorded death: record the end of the game if a camp has won."""
+    winner = rules.win_check(game.roster().players)
+    if winner:
+        game.record(round_no, "game_over", None, {"winner": winner, **cause})
+    return winner
