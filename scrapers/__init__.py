@@ -9,9 +9,26 @@ from __future__ import annotations
 from types import ModuleType
 
 from killmod.errors import BadInput, TallyFailed
-from scrapers import discuz_x
+from scrapers import (
+    discuz7,
+    discuz7_archiver,
+    discuz7_printable,
+    discuz_x,
+    discuz_x_archiver,
+    discuz_x_printable,
+    sohu,
+)
 
-SCRAPERS: tuple[ModuleType, ...] = (discuz_x,)
+# More specific formats first: a printable or archiver page is no viewthread page.
+SCRAPERS: tuple[ModuleType, ...] = (
+    discuz_x_printable,
+    discuz_x_archiver,
+    sohu,
+    discuz_x,
+    discuz7_printable,
+    discuz7_archiver,
+    discuz7,
+)
 
 
 def names() -> list[str]:

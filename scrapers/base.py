@@ -9,14 +9,29 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
+from typing import Protocol
+from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.errors import TallyFailed
+from killmod.model import Page
 
 
 class ScrapeError(TallyFailed):
     """A page that cannot be read as a thread page (an error page, a cut-off page…)."""
+
+
+class Scraper(Protocol):
+    """What reads one forum format: a scraper module, or a board described by a profile."""
+
+    NAME: str
+
+    def matches(self, url: str, html: str) -> bool: ...
+
+    def parse(self, html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page: ...
+
+    def page_url(self, url: str, n: int) -> str: ...
 
 
 _SPACES = re.compile(r"[ \t\r\f\v\xa0\u3000]+")

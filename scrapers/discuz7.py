@@ -1,0 +1,185 @@
+"""Discuz! 7.2 thread pages (``viewthread.php``): SC_UTF8, SC_GBK, TC_BIG5 and TC_UTF8 builds.
+
+URL: ``viewthread.php?tid=T[&extra=page%3D1][&page=P]``.  Structure (Discuz! 7.2's
+``viewthread.htm`` / ``viewthread_node.htm``): ``div#post_PID > table#pidPID``; author
+``div.authorinfo a.posterlink`` (``space.php?uid=N``); time ``em#authorpostonPID``
+("发表于 …" / "發表於 …"); floor ``a#postnumPID``; body ``td.t_msgfont#postmessage_PID``;
+signature ``div.signatures`` (outside the body); a banned author's or a blocked post shows
+``div.locked`` instead of a body; a deleted account has no link, only
+``div.avatar`` "NAME <em>该用户已被删除</em>".  Title ``div#threadtitle > h1``, on page 1
+only.  Pages ``div.pages`` (multi(): "1 ...", the numbers, "... N", ``a.next`` 下一页),
+absent for a one-page thread; a page number past the end is answered with the last page.
+
+Times never have seconds: ``dgmdate`` prints "Y-n-j H:i", or a relative text (刚才, N 秒前,
+N 分钟前, 半小时前, N 小时前, 昨天 H:i, 前天 H:i, N 天前 H:i) in ``<span title="Y-n-j H:i">``.
+Every post is minute precision, a relative text read without its title too: the board's
+clock it counts from is itself shown to the minute.
+
+Floors are page offsets: a deleted post vanishes and later floors move up, so a post's
+identity is its pid, never its floor.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+from lxml import html as lxml_html
+
+from killmod.model import Page, Post
+from killmod.times import parse_board_time, parse_edit_notice
+from scrapers.base import ScrapeError, board_clock, document, drop, element_text, tidy_text
+
+NAME = "discuz7"
+
+_GENERATOR = re.compile(r'<meta name="generator" content="Discuz! [67]\.')
+_UID = re.compile(r"uid[=-](\d+)")
+_POST_ID = re.compile(r"post_(\d+)$")
+_NUMBER = re.compile(r"\d+")
+_POSTED = re.compile(r"^\s*(?:发表于|發表於)")
+# Anti-copy noise 7.2's jammer() puts between a message's lines (X marks it font.jammer):
+# never part of what a player wrote.
+NOISE = (
+    './/font[@class="jammer"] | .//font[contains(translate(@style, " ", ""), "font-size:0px")]'
+    ' | .//span[contains(translate(@style, " ", ""), "display:none")]'
+)
+# Discuz 7.2's showmessage/nopermission boxes (div.alert_error…), 7.0's div.showmessage and
+# 6.x's div.box.message: the message is in their plain <p>s, the back links have a class.
+_MESSAGE = (
+    '//div[contains(@class, "alert_error") or contains(@class, "alert_info")'
+    ' or contains(@class, "alert_right") or @class="showmessage"'
+    ' or (contains(@class, "box") and contains(@class, "message"))]/p[not(@class)]'
+)
+
+
+def matches(url: str, html: str) -> bool:
+    """A Discuz! 7.2 viewthread page, by its URL or by the board's generator meta."""
+    path = urlsplit(url).path if url else ""
+    if path.endswith("viewthread.php"):
+        return "action=printable" not in url
+    return bool(_GENERATOR.search(html, 0, 4096))
+
+
+def page_url(url: str, n: int) -> str:
+    """The URL of page ``n`` of the thread that ``url`` belongs to."""
+    parts = urlsplit(url)
+    query = [(key, value) for key, value in parse_qsl(parts.query) if key != "page"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("page", str(n))]), fragment=""))
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+    """Read one viewthread page into posts; a page that is no thread page is a ScrapeError.
+
+    Relative times count back from the board's footer clock, else from ``fetched_at``.
+    """
+    root = document(html)
+    for noise in root.xpath(NOISE):
+        drop(noise)
+    containers = [
+        (int(match.group(1)), div)
+        for div in root.xpath('//div[starts-with(@id, "post_")]')
+        if (match := _POST_ID.match(div.get("id", "")))
+    ]
+    if not containers:
+        raise no_posts(root, "页面里没有帖子列表（页面不完整，或不是 Discuz! 7.2 的帖子页）")
+    clock = board_clock(html) or fetched_at
+    posts = tuple(_read_post(pid, div, tz=tz, now=clock) for pid, div in containers)
+    page_no, page_count = _pagination(root)
+    return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
+
+
+def no_posts(root: lxml_html.HtmlElement, otherwise: str) -> ScrapeError:
+    """The error for a page without posts: the board's own message (提示信息: no thread, not
+    logged in…) when it is a Discuz! 7 message page, else ``otherwise``."""
+    texts = [tidy_text(p.text_content()) for p in root.xpath(_MESSAGE)]
+    message = " ".join(text for text in texts if text)
+    return ScrapeError(f"论坛返回了提示页面：「{message}」" if message else otherwise)
+
+
+def post_time(em: lxml_html.HtmlElement, *, tz: ZoneInfo, now: datetime) -> datetime:
+    """A post time as ``dgmdate`` shows it: the exact minute in a span's title, else the text."""
+    titled = em.xpath(".//span[@title]")
+    title = titled[0].get("title") if titled else None
+    text = _POSTED.sub("", em.text_content())
+    return parse_board_time(text, tz, now, title=title)[0]
+
+
+def message_parts(
+    cell: lxml_html.HtmlElement, tz: ZoneInfo
+) -> tuple[str, tuple[str, ...], datetime | None]:
+    """A message as discuzcode renders it: (own text, quoted texts, edit time).
+
+    The "本帖最后由 X 于 … 编辑" notice (``i.pstatus``) gives the edit time; quotes
+    (``div.quote > blockquote``) are kept apart.  Viewthread and printable views share it.
+    """
+    edited_at = None
+    for notice in cell.xpath('.//i[@class="pstatus"]'):
+        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
+        drop(notice)
+    quotes = []
+    for quote in cell.xpath(
+        './/div[@class="quote"] | .//blockquote[not(ancestor::div[@class="quote"])]'
+    ):
+        quotes.append(element_text(quote))
+        drop(quote)
+    return element_text(cell), tuple(quotes), edited_at
+
+
+def _read_post(pid: int, div, *, tz: ZoneInfo, now: datetime) -> Post:
+    times = div.xpath(f'.//em[@id="authorposton{pid}"]')
+    if not times:
+        raise ScrapeError(f"帖子 pid={pid} 没有发帖时间（页面不完整）")
+    author, uid = _author(div)
+    cells = div.xpath(f'.//td[@id="postmessage_{pid}"]')
+    banned = not cells and bool(div.xpath('.//div[@class="locked"]'))
+    body, quotes, edited_at = message_parts(cells[0], tz) if cells else ("", (), None)
+    return Post(
+        pid=pid,
+        floor=_floor(div, pid),
+        author=author,
+        uid=uid,
+        posted_at=post_time(times[0], tz=tz, now=now),
+        precision="minute",
+        body=body,
+        quotes=quotes,
+        edited_at=edited_at,
+        banned=banned,
+    )
+
+
+def _author(div) -> tuple[str, int | None]:
+    links = div.xpath('.//div[@class="authorinfo"]/a[contains(@class, "posterlink")]')
+    if links:
+        uid = _UID.search(links[0].get("href", ""))
+        return tidy_text(links[0].text_content()), int(uid.group(1)) if uid else None
+    # A deleted account, a guest or an anonymous post: "NAME <em>…</em>", no link.
+    for avatar in div.xpath('.//td[contains(@class, "postauthor")]/div[@class="avatar"]'):
+        name = tidy_text(avatar.text or "")
+        if name:
+            return name, None
+    return "", None
+
+
+def _floor(div, pid: int) -> int | None:
+    numbers = div.xpath(f'.//a[@id="postnum{pid}"]/em/text()')
+    found = _NUMBER.search(numbers[0]) if numbers else None
+    return int(found.group()) if found else None
+
+
+def _pagination(root) -> tuple[int, int]:
+    bars = root.xpath('//div[@class="pages"]')
+    if not bars:
+        return 1, 1
+    current = _NUMBER.search("".join(bars[0].xpath("./strong/text()")))
+    numbers = [
+        int(found.group()) for t in bars[0].xpath("./a/text()") if (found := _NUMBER.search(t))
+    ]
+    page_no = int(current.group()) if current else 1
+    return page_no, max([page_no, *numbers])
+
+
+def _title(root) -> str | None:
+    heading = root.xpath('//div[@id="threadtitle"]/h1')
+    return tidy_text(heading[0].text_content()) or None if heading else None

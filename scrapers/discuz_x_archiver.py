@@ -1,0 +1,193 @@
+"""Discuz! X3.x archiver: ``archiver/?tid-T.html&page=P`` (or ``archiver/tid-T.html?page=P``).
+
+The view killmod reads for TIMES: it shows each post's time to the second (the viewthread's
+``dgmdate``: "Y-n-j H:i:s", or a relative text in ``<span title="Y-n-j H:i:s">``), where
+other views show minutes.  Its posts are a flat run inside ``div#content``
+(``source/archiver/forum/viewthread.php``)::
+
+    <p class="author"><strong>NAME</strong> 发表于 DATE</p>
+    <h3>SUBJECT</h3>
+    MESSAGE                      (archivermessage(): BBCode tags stripped, nl2br)
+
+A banned author's or a blocked post has the author line only.  Deleted posts are left out
+and pages go by stored position, so a page may hold fewer posts than the board's page size.
+The page list is "页: [1] 2 3" (``div.page``, the current page in ``<strong>``); a page
+number past the end is answered with the last page.  There is no charset meta: only the
+HTTP header says it (``killmod.charset`` then takes UTF-8 when the bytes are UTF-8).
+
+Identity: no pid, floor or uid is shown.  ``pid`` is synthetic — ``page × 10000 +
+position on the page`` (the page number read from the page itself, so a repeated last page
+dedupes) — unique and in posting order within one reading.  ``floor`` is None: deleted
+posts leave no trace, and the board's page size is not shown.
+
+Quotes: with the ``[quote]`` tags stripped, a quote reads inline as "A 发表于 Y-n-j H:i",
+then the excerpt (Discuz quotes at most 3 lines, 100 characters), then the reply.  The
+header line is dropped with the excerpt: as many lines as match the start of A's post when
+that post is on the same page, else one line.  The limit: an excerpt of several lines whose
+post is on another page leaves its later lines in the body.  Ballots are read from
+viewthread; this view settles times.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from urllib.parse import urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+from killmod.model import Page, Post
+from killmod.times import parse_board_time, parse_edit_notice
+from scrapers.base import ScrapeError, document, tidy_text
+
+NAME = "discuz_x_archiver"
+
+PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's page size
+EXCERPT_LINES = 3  # lines Discuz keeps of a quoted message
+_TID = re.compile(r"tid-(\d+)\.html")
+_GENERATOR = re.compile(r'<meta name="generator" content="Discuz! X')
+_EDIT_NOTICE = re.compile(r"\A\s*(本帖最[后後]由.+?[编編][辑輯])[^\n]*(?:\n|\Z)")
+_QUOTE_HEADER = re.compile(r"(?P<author>.+?) 发表于 (?P<date>\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2})")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def matches(url: str, html: str) -> bool:
+    """A Discuz! X archiver thread page, by its generator meta and author lines."""
+    return bool(_GENERATOR.search(html)) and "Archiver" in html and 'class="author"' in html
+
+
+def page_url(url: str, n: int) -> str:
+    """The URL of archiver page ``n`` of the thread that ``url`` belongs to."""
+    parts = urlsplit(url)
+    if _TID.search(parts.path):
+        return urlunsplit(parts._replace(query=f"page={n}", fragment=""))
+    tid = _TID.search(parts.query)
+    if tid is None:
+        raise ScrapeError(f"无法从网址中读出帖子编号：{url}")
+    return urlunsplit(parts._replace(query=f"tid-{tid.group(1)}.html&page={n}", fragment=""))
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+    """Read one archiver page into posts (relative times count back from ``fetched_at``)."""
+    root = document(html)
+    content = root.xpath('//div[@id="content"]')
+    lines = content[0].xpath('./p[@class="author"]') if content else []
+    if not lines:
+        raise ScrapeError("页面里没有帖子（页面不完整，或不是 Discuz! X 的 Archiver 帖子页）")
+    page_no, page_count = _pagination(content[0])
+    posts: list[Post] = []
+    for position, line in enumerate(lines, start=1):
+        pid = page_no * PAGE_SPAN + position
+        posts.append(_read_post(pid, line, posts, tz=tz, fetched_at=fetched_at))
+    return Page(posts=tuple(posts), page_no=page_no, page_count=page_count, title=_title(root))
+
+
+def _read_post(pid: int, line, earlier: list[Post], *, tz: ZoneInfo, fetched_at: datetime) -> Post:
+    names = line.xpath("./strong")
+    author = tidy_text(names[0].text_content()) if names else ""
+    posted_at, precision = _post_time(line, tz=tz, fetched_at=fetched_at)
+    message = _message_text(line)
+    body, quotes, edited_at = ("", (), None) if message is None else _body(message, earlier, tz)
+    return Post(
+        pid=pid,
+        floor=None,
+        author=author,
+        uid=None,
+        posted_at=posted_at,
+        precision=precision,
+        body=body,
+        quotes=quotes,
+        edited_at=edited_at,
+        banned=message is None,
+    )
+
+
+def _post_time(line, *, tz: ZoneInfo, fetched_at: datetime):
+    titled = line.xpath("./span[@title]")
+    if titled:
+        return parse_board_time(
+            titled[0].text_content(), tz, fetched_at, title=titled[0].get("title")
+        )
+    names = line.xpath("./strong")
+    text = names[0].tail if names else line.text_content()
+    return parse_board_time(tidy_text(text or ""), tz, fetched_at)
+
+
+def _message_text(line) -> str | None:
+    """The text after a post's author line up to the next one; None when the post has none.
+
+    Discuz prints no ``<h3>`` (nor message) for a banned author's or a blocked post.
+    """
+    subject = line.getnext()
+    if subject is None or subject.tag != "h3":
+        return None
+    parts = [subject.tail or ""]
+    for element in subject.itersiblings():
+        if element.get("class") in ("author", "page"):
+            break
+        parts.append("\n" if element.tag == "br" else element.text_content())
+        parts.append(element.tail or "")
+    return "".join(parts)
+
+
+def _body(
+    text: str, earlier: list[Post], tz: ZoneInfo
+) -> tuple[str, tuple[str, ...], datetime | None]:
+    edited_at = None
+    notice = _EDIT_NOTICE.match(text)
+    if notice:
+        edited_at = parse_edit_notice(notice.group(1), tz)
+        text = text[notice.end() :]
+    lines = tidy_text(text).splitlines()
+    quotes = ()
+    header = _QUOTE_HEADER.fullmatch(lines[0]) if lines else None
+    if header:
+        size = 1 + _excerpt_lines(lines[1:], header, earlier, tz)
+        quotes = ("\n".join(lines[:size]),)
+        lines = lines[size:]
+    return "\n".join(lines), quotes, edited_at
+
+
+def _excerpt_lines(lines: list[str], header: re.Match[str], earlier: list[Post], tz) -> int:
+    """How many of ``lines`` are the quote's excerpt (at least one, at most three)."""
+    quoted_at = datetime.strptime(header["date"], "%Y-%m-%d %H:%M").replace(tzinfo=tz)
+    source = next(
+        (
+            post
+            for post in reversed(earlier)
+            if post.author == header["author"] and post.posted_at.replace(second=0) == quoted_at
+        ),
+        None,
+    )
+    if source is None or not source.body:
+        return min(1, len(lines))
+    quoted = [_squeeze(line) for line in source.body.splitlines()]
+    count = 0
+    for mine, theirs in zip(lines[:EXCERPT_LINES], quoted, strict=False):
+        excerpt = _squeeze(mine).removesuffix("...")
+        if not excerpt or not theirs.startswith(excerpt):
+            break
+        count += 1
+    return max(count, min(1, len(lines)))
+
+
+def _squeeze(text: str) -> str:
+    """Text without whitespace: the archiver drops double spaces, excerpts keep them."""
+    return _WHITESPACE.sub("", text)
+
+
+def _pagination(content) -> tuple[int, int]:
+    bars = content.xpath('./div[@class="page"]')
+    if not bars:
+        return 1, 1
+    current = re.search(r"\d+", "".join(bars[0].xpath("./strong/text()")))
+    numbers = [int(n) for n in bars[0].xpath("./a/text()") if n.strip().isdigit()]
+    page_no = int(current.group()) if current else 1
+    return page_no, max([page_no, *numbers])
+
+
+def _title(root) -> str | None:
+    """The thread title: the navigation line's last part, after the forum's link."""
+    navigation = root.xpath('//div[@id="nav"]/a[last()]')
+    if not navigation:
+        return None
+    return tidy_text((navigation[0].tail or "").replace("›", "")) or None

@@ -1,0 +1,176 @@
+"""Discuz! X3.x printable view (打印本页): ``forum.php?mod=viewthread&action=printable&tid=T``.
+
+The board's ``forum/viewthread_printable.htm`` prints the first 100 visible posts of a
+thread on one page, each after an ``<hr noshade …>``::
+
+    <b>作者: </b>NAME&nbsp; &nbsp; <b>时间: </b>DATE
+    <br />
+    [<b>标题: </b>SUBJECT<br />] MESSAGE
+
+DATE is ``dgmdate(dateline, 'u')``: "Y-n-j H:i", or a relative text inside
+``<span title="Y-n-j H:i">`` — never seconds, so every post is minute precision.  The
+message is the viewthread's (``div.quote`` quotes, ``i.pstatus`` edit notice); a banned
+author's or a blocked post's message is "提示: <em>作者被禁止或删除 内容自动屏蔽</em>" (or
+"…该帖被管理员或版主屏蔽").  Signatures are not shown.
+
+Identity: the page shows no pid, floor or uid of its posts (a quote link names the *quoted*
+post's pid only), and deleted posts are left out without a gap.  So ``pid`` is the post's
+position in the view (1 = the opening post): a synthetic id, unique and in posting order
+within the view, not the board's pid.  ``floor`` is None: after a deleted post the position
+is no longer the board's floor, and a wrong floor would misplace the judge's rulings.
+``uid`` is None.  A page holding 100 posts may be cut short, and is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
+
+from lxml import html as lxml_html
+
+from killmod.model import Page, Post
+from killmod.times import parse_board_time, parse_edit_notice
+from scrapers.base import ScrapeError, document, drop, element_text, tidy_text
+
+NAME = "discuz_x_printable"
+
+LIMIT = 100  # posts the printable view shows at most
+_SEPARATOR = re.compile(r"<hr\s+noshade[^>]*>", re.IGNORECASE)
+_BANNED = ("作者被禁止或删除", "该帖被管理员或版主屏蔽")
+_GENERATOR = re.compile(r"Powered by Discuz! X")
+# Anti-copy noise Discuz inserts into messages, and the image-viewer scripts it adds after
+# them: never part of what a player wrote.
+_NOISE = (
+    './/font[@class="jammer"] | .//span[contains(translate(@style, " ", ""), "display:none")]'
+    " | .//script"
+)
+
+
+def matches(url: str, html: str) -> bool:
+    """A Discuz! X printable page, by its URL or by its header lines and footer."""
+    parts = urlsplit(url) if url else None
+    if parts and parts.path.endswith("forum.php") and "action=printable" in parts.query:
+        return True
+    return "[打印本页]" in html and "<b>作者: </b>" in html and bool(_GENERATOR.search(html))
+
+
+def page_url(url: str, n: int) -> str:
+    """The printable view is one page: every ``n`` is the same URL."""
+    return url
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+    """Read the printable page into posts (relative times count back from ``fetched_at``)."""
+    head, *chunks = _SEPARATOR.split(html)
+    blocks = [block for chunk in chunks if (block := _post_block(chunk)) is not None]
+    posts = tuple(
+        _read_post(position, block, tz=tz, fetched_at=fetched_at)
+        for position, block in enumerate(blocks, start=1)
+    )
+    if not posts:
+        raise ScrapeError("页面里没有帖子（页面不完整，或不是 Discuz! X 的打印版页面）")
+    if len(posts) >= LIMIT:
+        raise ScrapeError(f"打印版只显示前 {LIMIT} 帖，这个帖子可能更长：请改用普通帖子页的网址")
+    return Page(posts=posts, page_no=1, page_count=1, title=_title(head))
+
+
+def _post_block(chunk: str) -> lxml_html.HtmlElement | None:
+    """The chunk between two rules as one element, or None for the page's footer."""
+    if "<b>作者: </b>" not in chunk:
+        return None
+    return lxml_html.fragment_fromstring(chunk, create_parent="div")
+
+
+def _read_post(position: int, block, *, tz: ZoneInfo, fetched_at: datetime) -> Post:
+    author_label, time_label = _labels(block)
+    author = tidy_text(author_label.tail or "")
+    posted_at, precision = _post_time(time_label, tz=tz, fetched_at=fetched_at)
+    message = _message(block, author_label, time_label)
+    banned = _is_banned(message)
+    body, quotes, edited_at = ("", (), None) if banned else _body(message, tz)
+    return Post(
+        pid=position,
+        floor=None,
+        author=author,
+        uid=None,
+        posted_at=posted_at,
+        precision=precision,
+        body=body,
+        quotes=quotes,
+        edited_at=edited_at,
+        banned=banned,
+    )
+
+
+def _labels(block) -> tuple[lxml_html.HtmlElement, lxml_html.HtmlElement]:
+    """The "作者:" and "时间:" labels that open a post."""
+    labels: dict[str, lxml_html.HtmlElement] = {}
+    for label in block.iterchildren("b"):  # the header's come first: a message may hold more
+        labels.setdefault(tidy_text(label.text_content()), label)
+    if "作者:" not in labels or "时间:" not in labels:
+        raise ScrapeError("打印版帖子缺少作者或时间（页面不完整）")
+    return labels["作者:"], labels["时间:"]
+
+
+def _post_time(label, *, tz: ZoneInfo, fetched_at: datetime):
+    following = label.getnext()
+    if following is not None and following.tag == "span" and not (label.tail or "").strip():
+        return parse_board_time(
+            following.text_content(), tz, fetched_at, title=following.get("title")
+        )
+    return parse_board_time(tidy_text(label.tail or ""), tz, fetched_at)
+
+
+def _message(block, author_label, time_label):
+    """The block with its header (author, time, the first <br>, a subject line) removed."""
+    header = [author_label, time_label]
+    following = time_label.getnext()
+    if following is not None and following.tag == "span":
+        header.append(following)
+        following = following.getnext()
+    for element in header:
+        element.tail = None
+        drop(element)
+    block.text = None
+    if following is not None and following.tag == "br":
+        drop(following)
+    first = block[0] if len(block) else None
+    if first is not None and first.tag == "b" and tidy_text(first.text_content()) == "标题:":
+        subject_end = first.getnext()
+        first.tail = None
+        drop(first)
+        if subject_end is not None and subject_end.tag == "br":
+            drop(subject_end)
+    return block
+
+
+def _is_banned(message) -> bool:
+    text = tidy_text(message.text_content())
+    return text.startswith("提示:") and any(reason in text for reason in _BANNED)
+
+
+def _body(message, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
+    for noise in message.xpath(_NOISE):
+        drop(noise)
+    edited_at = None
+    for notice in message.xpath('.//i[@class="pstatus"]'):
+        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
+        drop(notice)
+    quotes = []
+    for quote in message.xpath(
+        './/div[@class="quote"] | .//blockquote[not(ancestor::div[@class="quote"])]'
+    ):
+        quotes.append(element_text(quote))
+        drop(quote)
+    return element_text(message), tuple(quotes), edited_at
+
+
+def _title(head: str) -> str | None:
+    """The thread title after the page's "标题:" label, before the print link."""
+    root = document(head)
+    for label in root.iter("b"):
+        if tidy_text(label.text_content()) == "标题:":
+            return tidy_text(label.tail or "") or None
+    return None

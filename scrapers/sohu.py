@@ -1,0 +1,171 @@
+"""SOHU club (搜狐社区) thread pages: ``…/BOARD/thread/ID`` and ``…/BOARD/thread/ID/pN``.
+
+Only third-party scrapers of these boards survive, so the structure is approximate.  The
+page's ``div#bbs_postlist`` is empty; the posts arrive as a JSON string inside a script
+call ``club.render.fill({"tag":"#bbs_postlist","content":"…"})``.  In that content
+``table#post_0`` is the opening post and ``table#post_N`` reply N (沙发, 板凳, then "N楼");
+deleted replies leave a gap.  Name ``th #userinfo a``; text ``div.wrap`` (paragraphs,
+``dl.quote`` quotes, ``p.edit`` "[本帖最后由 X 于 yy-mm-dd HH:MM 编辑]"); signature
+``div.sign`` outside it; time ``div.grey span.new_format`` "yy-mm-dd HH:MM" (two-digit year,
+no seconds), or, on the opening post, "发表于 yy-mm-dd HH:MM" after ``span.lz_mark``; a
+blocked post's text is "该帖子已被屏蔽".  Pages: ``div.pages`` (current page
+``span.cur``, others ``span a``, "下一页").  Pages are GBK.
+
+Identity: ``pid`` is the board's post number N of ``table#post_N`` (stable: deleted posts
+keep their gap); ``floor`` is N + 1 (killmod counts the opening post as floor 1);
+``uid`` is the number in the author's profile link when it is one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from urllib.parse import urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+from lxml import html as lxml_html
+
+from killmod.model import Page, Post
+from killmod.times import parse_board_time, parse_edit_notice
+from scrapers.base import ScrapeError, document, drop, element_text, tidy_text
+
+NAME = "sohu"
+
+POSTLIST = "#bbs_postlist"
+BLOCKED = "该帖子已被屏蔽"
+_FILL = "club.render.fill("
+_THREAD_PATH = re.compile(r"(/thread/[0-9A-Za-z]+)(?:/p\d+)?/?$")
+_POST_ID = re.compile(r"post_(\d+)$")
+_UID = re.compile(r"/p/(\d+)/?$")
+_POSTLIST_CALL = re.compile(r'"tag"\s*:\s*"#bbs_postlist"')
+
+
+def matches(url: str, html: str) -> bool:
+    """A SOHU club thread page: its post list arrives through ``club.render.fill``."""
+    parts = urlsplit(url) if url else None
+    if parts and parts.hostname and parts.hostname.endswith("club.sohu.com"):
+        return bool(_THREAD_PATH.search(parts.path))
+    return _FILL in html and bool(_POSTLIST_CALL.search(html))
+
+
+def page_url(url: str, n: int) -> str:
+    """The URL of page ``n``: the thread's own path for page 1, ``…/pN`` after it."""
+    parts = urlsplit(url)
+    found = _THREAD_PATH.search(parts.path)
+    if found is None:
+        raise ScrapeError(f"无法从网址中读出帖子路径：{url}")
+    base = parts.path[: found.start()] + found.group(1)
+    path = base if n == 1 else f"{base}/p{n}"
+    return urlunsplit(parts._replace(path=path, query="", fragment=""))
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+    """Read one SOHU club page into posts; a page without its post list is a ScrapeError."""
+    root = document(html)
+    content = _postlist(root)
+    tables = [
+        (int(match.group(1)), table)
+        for table in content.iter("table")
+        if (match := _POST_ID.match(table.get("id", "")))
+    ]
+    if not tables:
+        raise ScrapeError("帖子列表里没有帖子（页面不完整，或不是搜狐社区的帖子页）")
+    posts = tuple(
+        _read_post(number, table, tz=tz, fetched_at=fetched_at) for number, table in tables
+    )
+    page_no, page_count = _pagination(content)
+    return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
+
+
+def _postlist(root) -> lxml_html.HtmlElement:
+    """The post list's HTML, taken out of its ``club.render.fill`` script call."""
+    decoder = json.JSONDecoder()
+    for script in root.iter("script"):
+        code = script.text or ""
+        start = code.find(_FILL)
+        while start != -1:
+            try:
+                call, _ = decoder.raw_decode(code, start + len(_FILL))
+            except json.JSONDecodeError:
+                raise ScrapeError("帖子列表的脚本数据不完整（页面被截断？）") from None
+            if isinstance(call, dict) and call.get("tag") == POSTLIST and call.get("content"):
+                return lxml_html.fragment_fromstring(call["content"], create_parent="div")
+            start = code.find(_FILL, start + len(_FILL))
+    raise ScrapeError("页面里没有帖子列表（页面不完整，或不是搜狐社区的帖子页）")
+
+
+def _read_post(number: int, table, *, tz: ZoneInfo, fetched_at: datetime) -> Post:
+    author, uid = _author(table)
+    posted_at, precision = _post_time(table, number, tz=tz, fetched_at=fetched_at)
+    wraps = table.xpath('.//div[@class="wrap"]')
+    if not wraps:
+        raise ScrapeError(f"帖子 post_{number} 没有正文（页面不完整）")
+    banned = tidy_text(wraps[0].text_content()) == BLOCKED
+    body, quotes, edited_at = ("", (), None) if banned else _body(wraps[0], tz)
+    return Post(
+        pid=number,
+        floor=number + 1,
+        author=author,
+        uid=uid,
+        posted_at=posted_at,
+        precision=precision,
+        body=body,
+        quotes=quotes,
+        edited_at=edited_at,
+        banned=banned,
+    )
+
+
+def _author(table) -> tuple[str, int | None]:
+    links = table.xpath('.//th//*[@id="userinfo"]//a')
+    if not links:
+        return "", None
+    uid = _UID.search(links[0].get("href", ""))
+    return tidy_text(links[0].text_content()), int(uid.group(1)) if uid else None
+
+
+def _post_time(table, number: int, *, tz: ZoneInfo, fetched_at: datetime):
+    greys = table.xpath('.//div[@class="grey"]')
+    if not greys:
+        raise ScrapeError(f"帖子 post_{number} 没有发帖时间（页面不完整）")
+    stamps = greys[0].xpath('.//span[@class="new_format"]')
+    if stamps:
+        return parse_board_time(stamps[0].text_content(), tz, fetched_at)
+    # The opening post: "<span class="lz_mark">楼主</span>发表于 yy-mm-dd HH:MM".
+    own_text = (greys[0].text or "") + "".join(child.tail or "" for child in greys[0])
+    return parse_board_time(tidy_text(own_text), tz, fetched_at)
+
+
+def _body(wrap, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
+    edited_at = None
+    for notice in wrap.xpath('.//p[@class="edit"]'):
+        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
+        drop(notice)
+    quotes = []
+    for quote in wrap.xpath('.//dl[@class="quote"]'):
+        quotes.append(_text(quote))
+        drop(quote)
+    return _text(wrap), tuple(quotes), edited_at
+
+
+def _text(element) -> str:
+    """Visible text with a line break after each paragraph and quote line."""
+    for block in element.iter("p", "dt", "dd"):
+        block.tail = "\n" + (block.tail or "")
+    return element_text(element)
+
+
+def _pagination(content) -> tuple[int, int]:
+    bars = content.xpath('.//div[@class="pages"]')
+    if not bars:
+        return 1, 1
+    current = [int(t) for t in bars[0].xpath('./span[@class="cur"]/text()') if t.strip().isdigit()]
+    numbers = [int(t) for t in bars[0].xpath("./span/a/text()") if t.strip().isdigit()]
+    page_no = current[0] if current else 1
+    return page_no, max([page_no, *numbers])
+
+
+def _title(root) -> str | None:
+    titles = root.xpath('//h3[@class="postitle"]/em')
+    return tidy_text(titles[0].text_content()) or None if titles else None
