@@ -282,8 +282,14 @@ def test_installed_package_carries_its_templates(tmp_path):
 
     wheel = next(tmp_path.glob("killmod-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "killmod/templates/announcement.j2" in names
-    assert "scrapers/discuz_x.py" in names
+    sources = [
+        path.relative_to(ROOT).as_posix()
+        for folder in ("killmod", "scrapers")
+        for path in (ROOT / folder).rglob("*.py")
+    ]
+    assert sources and not set(sources) - set(names), "a module is missing from the wheel"
+    templates = [f"killmod/templates/{p.name}" for p in (ROOT / "templates").glob("*.j2")]
+    assert templates and not set(templates) - set(names), "a template is missing from the wheel"
     assert any(name.endswith("entry_points.txt") for name in names)
 
 
