@@ -19,6 +19,12 @@ COMMANDS = {
     "init": "killmod.commands.init:init",
     "deal": "killmod.commands.deal:deal",
     "tally": "killmod.commands.tally:tally",
+    "lottery": "killmod.commands.lottery:lottery",
+    "night": "killmod.commands.night:night",
+    "lurkers": "killmod.commands.lurkers:lurkers",
+    "leave": "killmod.commands.leave:leave",
+    "audit": "killmod.commands.audit:audit",
+    "penalty": "killmod.commands.audit:penalty",
     "sub": "killmod.commands.sub:sub",
     "status": "killmod.commands.status:status",
 }

@@ -82,7 +82,7 @@ def count_votes(
     """Tally one day vote under ``rules`` (a module of ``killmod.rules``)."""
     options = options or TallyOptions()
     reader = reader or BallotReader(roster)
-    authors = _AuthorIndex(roster)
+    authors = AuthorIndex(roster)
     ordered = sorted(posts, key=lambda post: (post.posted_at, post.pid))
     verdicts: dict[int, Verdict] = {}
     rejected: list[Rejection] = []
@@ -288,19 +288,28 @@ def _outcome(counts: tuple[Count, ...]) -> Outcome:
 def _warnings(ballots: list[Ballot], roster: Roster, rules: ModuleType) -> tuple[GameWarning, ...]:
     if not rules.TALLY_POLICY.warn_non_voters:
         return ()
+    return next_warnings([(b.seat, b.name) for b in ballots if b.kind == "self"], roster, rules)
+
+
+def next_warnings(
+    players: Iterable[tuple[int, str]], roster: Roster, rules: ModuleType
+) -> tuple[GameWarning, ...]:
+    """One more warning for each (seat, name), in the order given (the substitutes' order).
+
+    The total adds the warnings ``roster`` carries; ``rules.warning_action`` says
+    what it brings: warn, the next substitute, or out (淹死) with none left.
+    """
     substitutes = list(roster.substitutes)
     warnings = []
-    for ballot in ballots:
-        if ballot.kind != "self":
-            continue
-        total = roster.warnings.get(ballot.seat, 0) + 1
+    for seat, name in players:
+        total = roster.warnings.get(seat, 0) + 1
         action = rules.warning_action(total, len(substitutes))
         substitute = substitutes.pop(0) if action == "substitute" else None
-        warnings.append(GameWarning(ballot.seat, ballot.name, total, action, substitute))
+        warnings.append(GameWarning(seat, name, total, action, substitute))
     return tuple(warnings)
 
 
-class _AuthorIndex:
+class AuthorIndex:
     """Who wrote a post: a judge, a seat's current or former holder, or an outsider."""
 
     def __init__(self, roster: Roster) -> None:

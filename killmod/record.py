@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime
 from types import ModuleType
+from typing import Any
 
 from killmod.announce import tally_json
 from killmod.errors import BadInput
-from killmod.model import Post, Recorded, TallyResult
+from killmod.model import GameWarning, Post, Recorded, TallyResult
 from killmod.rules import rule_set
 from killmod.store import Game, post_row
 from killmod.thread import Thread
@@ -84,37 +86,56 @@ def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
     )
     if result.outcome.kind == "eliminated":
         game.record(round_no, "death", result.outcome.seat, {"how": "voted", "tally_id": tally_id})
-    roster = result.roster
     for warning in result.warnings:
+        record_warning(
+            game,
+            round_no,
+            warning,
+            reason="non_voter",
+            at=result.deadline,
+            cause={"tally_id": tally_id},
+        )
+
+
+def record_warning(
+    game: Game,
+    round_no: int,
+    warning: GameWarning,
+    *,
+    reason: str,
+    at: datetime,
+    cause: dict[str, Any],
+) -> None:
+    """Record a warning and what it brings (inside a transaction).
+
+    “警告一次，二次换替补，无替补出局”: with ``substitute`` the next substitute
+    holds the seat from ``at`` on; with ``out`` the player drowns (淹死) unless
+    already out (voted out the same day).  ``cause`` goes into every event.
+    """
+    holder = game.roster().seat(warning.seat)
+    game.record(
+        round_no,
+        "warning",
+        warning.seat,
+        {"reason": reason, "total": warning.total, "action": warning.action, **cause},
+    )
+    if warning.action == "substitute":
         game.record(
             round_no,
-            "warning",
+            "substitution",
             warning.seat,
             {
-                "reason": "non_voter",
-                "total": warning.total,
-                "action": warning.action,
-                "tally_id": tally_id,
+                "old": holder.name,
+                "old_uid": holder.uid,
+                "new": warning.substitute,
+                "new_uid": None,
+                "at": format_iso(at),
+                "by": "warnings",
+                **cause,
             },
         )
-        if warning.action == "substitute":
-            holder = roster.seat(warning.seat)
-            game.record(
-                round_no,
-                "substitution",
-                warning.seat,
-                {
-                    "old": holder.name,
-                    "old_uid": holder.uid,
-                    "new": warning.substitute,
-                    "new_uid": None,
-                    "at": format_iso(result.deadline),
-                    "by": "warnings",
-                    "tally_id": tally_id,
-                },
-            )
-        elif warning.action == "out" and warning.seat != result.outcome.seat:
-            game.record(round_no, "death", warning.seat, {"how": "drowned", "tally_id": tally_id})
+    elif warning.action == "out" and holder.alive:
+        game.record(round_no, "death", warning.seat, {"how": "drowned", **cause})
 
 
 def check_win(game: Game, rules: ModuleType, round_no: int, cause: dict) -> str | None:

@@ -29,15 +29,17 @@ def game_status(game: Game) -> Status:
     round_no = max(nights | days, default=0)
     over = [e for e in events if e.kind == "game_over"]
     pending = _pending_lottery(events)
+    roster = game.roster()
+    dealt = any(e.kind == "deal" for e in events) or all(p.role for p in roster.players)
     return Status(
         round=round_no,
-        roster=game.roster(),
-        dealt=any(e.kind == "deal" for e in events),
+        roster=roster,
+        dealt=dealt,
         winner=over[-1].data["winner"] if over else None,
         pending_lottery=pending,
         skipped=_skipped(nights, days),
         next_step=_next_step(
-            round_no, nights, days, pending, bool(over), any(e.kind == "deal" for e in events)
+            round_no, nights, days, pending, _lots_made(events, pending), bool(over), dealt
         ),
     )
 
@@ -48,6 +50,11 @@ def _pending_lottery(events: list[Event]) -> int | None:
     drawn = {e.round for e in events if e.kind == "lottery_reveal"}
     waiting = sorted(ties - drawn)
     return waiting[-1] if waiting else None
+
+
+def _lots_made(events: list[Event], pending: int | None) -> bool:
+    """Whether the pending tie's lots are made (``lottery make``) and wait for the draw."""
+    return any(e.kind == "lottery" and e.round == pending for e in events)
 
 
 def _skipped(nights: set[int], days: set[int]) -> tuple[str, ...]:
@@ -61,11 +68,16 @@ def _skipped(nights: set[int], days: set[int]) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _next_step(round_no, nights, days, pending, over, dealt) -> str:
+def _next_step(round_no, nights, days, pending, made, over, dealt) -> str:
     if over:
         return "游戏已结束：发揭秘帖（killmod status --reveal）。"
     if not dealt:
         return "发身份：killmod deal --notices 文件夹"
+    if pending and made:
+        return (
+            f"第 {pending} 轮平票：已做签，等待第四人抽签；"
+            f"抽出后 killmod lottery reveal --round {pending} --lot 签号"
+        )
     if pending:
         return f"第 {pending} 轮平票：killmod lottery make --round {pending}"
     if round_no in nights and round_no not in days:

@@ -135,6 +135,16 @@ def test_viewthread_posts_are_read_with_pids_authors_uids_and_minute_times(serve
         assert got.body == ("" if want.banned else plain(want.body))
 
 
+def test_a_big5_page_sends_what_big5_lacks_as_entities(serve_site):
+    fake = demo_thread_tc()
+    page = render_dz72_page(fake, 1, edition="TC_BIG5")
+    assert "&#39044;言家本家".encode("cp950") in page  # 预 is not in Big5
+    assert "投5號".encode("cp950") in page
+    base = serve_site(dz72_site(fake, edition="TC_BIG5"))
+    authors = {post.author for post in read_thread(base + VIEWTHREAD, tz=SHANGHAI).posts}
+    assert {"预言家本家", "闲云野鹤", "潜水员"} <= authors
+
+
 @pytest.mark.parametrize("edition", ["SC_UTF8", "TC_BIG5"])
 def test_quotes_signatures_and_edit_notices_are_kept_out_of_bodies(serve_site, edition):
     base = serve_site(dz72_site(demo_for(edition), edition=edition))

@@ -14,9 +14,16 @@ PLAYERS = 16
 # 一、游戏人数及角色安排: 杀手 3人, 水民 12人, 检查官 1人.
 ROLES = {"杀手": 3, "水民": 12, "检查官": 1}
 KILLER = "杀手"
+# “检查官 … 拥有一次否决权，可以在游戏中的任何一轮使用”.
+VETO_ROLE = "检查官"
 
 # 补充说明 4: “可弃权，但不投票者视为自投，并被警告一次，二次换替补，无替补出局”.
 TALLY_POLICY = TallyPolicy(non_voter="self", warn_non_voters=True)
+
+# 二.2 潜水: “每位玩家每轮游戏发言不能少于三次”.
+MIN_POSTS = 3
+# 二.1 请假: “最多请假一天” — read as one day per player per game.
+MAX_LEAVE_DAYS = 1
 
 
 def camp(role: str | None) -> str | None:

@@ -1,0 +1,108 @@
+"""``killmod audit`` (the game's violations) and ``killmod penalty`` (record one's penalty)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.options import db_option, templates_option
+
+
+@click.command()
+@click.option(
+    "--game-thread", help="游戏帖（网址、保存的网页或文件夹）：检查诈尸时间后出局玩家的发言"
+)
+@click.option("--round", "round_no", type=click.IntRange(min=1), help="只看这一轮（默认：全部）")
+@click.option(
+    "--announced",
+    multiple=True,
+    metavar="SEAT=TIME",
+    help="座位号=宣布死亡的时间（可多次），代替游戏文件里的记录",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("text", "bbcode")),
+    default="text",
+    show_default=True,
+    help="输出：纯文本或论坛代码",
+)
+@db_option
+@templates_option
+@click.option("--forum", help="指定论坛格式（默认自动识别）")
+@click.option(
+    "--profile",
+    type=click.Path(path_type=Path),
+    help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1, max=16),
+    default=4,
+    show_default=True,
+    help="同时读取的页数",
+)
+@user_errors
+def audit(
+    game_thread: str | None,
+    round_no: int | None,
+    announced: tuple[str, ...],
+    fmt: str,
+    db_path: Path,
+    templates: Path | None,
+    forum: str | None,
+    profile: Path | None,
+    jobs: int,
+) -> None:
+    """犯规审计：投票帖里的违规发言、诈尸时间后出局玩家的发言、已记录的处罚。"""
+    from killmod.announce import render
+    from killmod.audit import audit as run_audit
+    from killmod.audit import parse_announced
+    from killmod.store import Game
+
+    found = run_audit(
+        Game.open(db_path),
+        round_no=round_no,
+        game_thread=game_thread,
+        announced=parse_announced(announced),
+        forum=forum,
+        profile=profile,
+        jobs=jobs,
+    )
+    click.echo(render(f"audit.{fmt}.j2", templates, audit=found), nl=False)
+
+
+@click.command()
+@click.argument("seat", type=int)
+@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="犯规的轮次")
+@click.option(
+    "--kind",
+    type=click.Choice(("cancel", "extra")),
+    required=True,
+    help="cancel：取消犯规方阵营所有特殊权利一轮；extra：为对立阵营增加特殊权力一轮",
+)
+@click.option("--choice", required=True, help="对立阵营选择的具体处罚（原话）")
+@click.option("--reason", help="犯规的内容，如：第 2 轮游戏帖 35楼 诈尸")
+@db_option
+@templates_option
+@user_errors
+def penalty(
+    seat: int,
+    round_no: int,
+    kind: str,
+    choice: str,
+    reason: str | None,
+    db_path: Path,
+    templates: Path | None,
+) -> None:
+    """记录座位 SEAT 的犯规，以及对立阵营选择的处罚。"""
+    from killmod.announce import render
+    from killmod.audit import record_penalty
+    from killmod.store import Game
+
+    recorded = record_penalty(
+        Game.open(db_path), seat, round_no=round_no, kind=kind, choice=choice, reason=reason
+    )
+    click.echo(render("penalty.text.j2", templates, penalty=recorded), nl=False)

@@ -1,0 +1,29 @@
+"""``killmod leave``: a player's day of leave (请假), exempt from the lurking count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.options import db_option, templates_option
+
+
+@click.command()
+@click.argument("seat", type=int)
+@click.option("--day", "day_text", required=True, help="请假的日期：2019-05-12、05-12、5月12日")
+@click.option("--note", help="备注（请假原因）")
+@db_option
+@templates_option
+@user_errors
+def leave(
+    seat: int, day_text: str, note: str | None, db_path: Path, templates: Path | None
+) -> None:
+    """记录座位 SEAT 的玩家请假一天（1.2：每位玩家最多请假一天）。"""
+    from killmod.announce import render
+    from killmod.lurkers import record_leave
+    from killmod.store import Game
+
+    recorded = record_leave(Game.open(db_path), seat, day_text, note=note)
+    click.echo(render("leave.text.j2", templates, leave=recorded), nl=False)

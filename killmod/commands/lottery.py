@@ -1,0 +1,116 @@
+"""``killmod lottery make|reveal|verify``: the tie lottery of the 1.2 rules (四、平票处理)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.options import db_option, templates_option
+
+round_option = click.option(
+    "--round", "round_no", type=click.IntRange(min=1), required=True, help="平票的是第几轮"
+)
+
+
+@click.group()
+def lottery() -> None:
+    """平票抽签：做签（make）、公布抽签结果（reveal）、核对承诺值（verify）。"""
+
+
+@lottery.command()
+@round_option
+@click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    help="把站内留言和投票帖公告写进这个文件夹（文件 0600），不打印",
+)
+@db_option
+@templates_option
+@user_errors
+def make(
+    round_no: int, seed: int | None, out_dir: Path | None, db_path: Path, templates: Path | None
+) -> None:
+    """为第 N 轮的平票做签：给执行斑竹的站内留言（签位，保密）和投票帖公告（承诺值）。"""
+    from killmod.announce import render
+    from killmod.lottery import PREFIX, make_lottery, write_private
+    from killmod.store import Game
+
+    game = Game.open(db_path)
+    made = make_lottery(game, round_no, seed)
+    names = {player.seat: player.name for player in game.roster().players}
+    data = {"lottery": made, "names": names, "prefix": PREFIX}
+    private = render("lottery.private.j2", templates, **data)
+    public = render("lottery.public.bbcode.j2", templates, **data)
+    if out_dir is None:
+        click.echo("—— 站内留言：只发给执行斑竹或第三人（保密）——")
+        click.echo(private)
+        click.echo("—— 投票帖公告：贴到投票帖 ——")
+        click.echo(public, nl=False)
+        return
+    private_path = out_dir / f"round{round_no}-lottery-private.txt"
+    public_path = out_dir / f"round{round_no}-lottery-public.txt"
+    write_private(private_path, private)
+    write_private(public_path, public)
+    click.echo(
+        f"已做签：第 {round_no} 轮 {len(made.mapping)} 个签位。"
+        f"站内留言（保密）：{private_path}；投票帖公告：{public_path}"
+    )
+
+
+@lottery.command()
+@round_option
+@click.option("--lot", type=int, required=True, help="第四人抽出的签号")
+@db_option
+@templates_option
+@user_errors
+def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> None:
+    """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
+    from killmod.announce import render
+    from killmod.lottery import reveal_lottery
+    from killmod.store import Game
+
+    game = Game.open(db_path)
+    drawn = reveal_lottery(game, round_no, lot)
+    roster = game.roster()
+    names = {player.seat: player.name for player in roster.players}
+    click.echo(render("lottery.reveal.bbcode.j2", templates, reveal=drawn, names=names), nl=False)
+    if drawn.winner:
+        click.echo()
+        click.echo(
+            render("gameover.bbcode.j2", templates, winner=drawn.winner, roster=roster), nl=False
+        )
+
+
+@lottery.command()
+@round_option
+@click.option("--commitment", required=True, help="抽签前公布的承诺值（SHA-256）")
+@click.option("--salt", required=True, help="公布结果时公开的密钥")
+@click.option("--mapping", required=True, help='公布结果时公开的签位，如 "1=5,2=7"')
+@templates_option
+@user_errors
+def verify(round_no: int, commitment: str, salt: str, mapping: str, templates: Path | None) -> None:
+    """核对抽签：签位和密钥算出的 SHA-256 是否等于抽签前公布的承诺值（一致退出码 0，不一致 1）。"""
+    from killmod import lottery as lots
+    from killmod.announce import render
+
+    lots_by_number = lots.parse_mapping(mapping)
+    salt = salt.strip()
+    same = lots.verify(commitment, round_no, lots_by_number, salt)
+    click.echo(
+        render(
+            "lottery.verify.text.j2",
+            templates,
+            text=lots.canonical(round_no, lots_by_number, salt),
+            computed=lots.commitment(round_no, lots_by_number, salt),
+            published=commitment.strip().lower(),
+            same=same,
+        ),
+        nl=False,
+    )
+    if not same:
+        sys.exit(1)

@@ -1,0 +1,91 @@
+"""``killmod lurkers``: posts per living player in the game thread over a round (潜水)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.options import db_option, templates_option
+
+
+@click.command()
+@click.argument("source")
+@click.option(
+    "--round",
+    "round_no",
+    type=click.IntRange(min=1),
+    help="第几轮：从上一轮记录的投票截止到本轮记录的投票截止",
+)
+@click.option("--from", "from_text", help="统计开始时间（不含），代替上一轮的投票截止时间")
+@click.option("--to", "to_text", help="统计结束时间（含），代替本轮的投票截止时间")
+@click.option("--min", "minimum", type=click.IntRange(min=1), help="每轮最少发言次数（1.2：3）")
+@click.option("--record", is_flag=True, help="把潜水警告（及换替补、淹死）记录进游戏文件")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("bbcode", "text")),
+    default="bbcode",
+    show_default=True,
+    help="输出：论坛代码或纯文本",
+)
+@db_option
+@templates_option
+@click.option("--forum", help="指定论坛格式（默认自动识别）")
+@click.option(
+    "--profile",
+    type=click.Path(path_type=Path),
+    help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1, max=16),
+    default=4,
+    show_default=True,
+    help="同时读取的页数",
+)
+@user_errors
+def lurkers(
+    source: str,
+    round_no: int | None,
+    from_text: str | None,
+    to_text: str | None,
+    minimum: int | None,
+    record: bool,
+    fmt: str,
+    db_path: Path,
+    templates: Path | None,
+    forum: str | None,
+    profile: Path | None,
+    jobs: int,
+) -> None:
+    """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
+    from killmod.announce import render
+    from killmod.lurkers import lurkers as count_lurkers
+    from killmod.store import Game
+
+    game = Game.open(db_path)
+    report = count_lurkers(
+        game,
+        source,
+        round_no=round_no,
+        from_text=from_text,
+        to_text=to_text,
+        minimum=minimum,
+        record=record,
+        forum=forum,
+        profile=profile,
+        jobs=jobs,
+    )
+    click.echo(render(f"lurkers.{fmt}.j2", templates, report=report), nl=False)
+    if report.recorded and report.recorded.winner:
+        click.echo(
+            render(
+                "gameover.bbcode.j2",
+                templates,
+                winner=report.recorded.winner,
+                roster=game.roster(),
+            ),
+            nl=False,
+        )
