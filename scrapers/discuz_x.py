@@ -13,6 +13,8 @@ from datetime import datetime
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
+from lxml import etree
+
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
 from scrapers.base import ScrapeError, board_clock, document, drop, element_text, tidy_text
@@ -26,7 +28,20 @@ _POST_ID = re.compile(r"post_(\d+)$")
 # Discuz X lets a board name its first floors instead of numbering them.
 _FLOOR_NAMES = {"楼主": 1, "樓主": 1, "沙发": 2, "沙發": 2, "板凳": 3, "地板": 4}
 # Anti-copy noise Discuz inserts into post bodies: never part of what a player wrote.
-_NOISE = '//font[@class="jammer"] | //span[contains(translate(@style, " ", ""), "display:none")]'
+_NOISE = etree.XPath(
+    './/font[@class="jammer"] | .//span[contains(translate(@style, " ", ""), "display:none")]'
+)
+# Compiled once: these run for every post of every page.
+_TITLED = etree.XPath(".//span[@title]")
+_AUTHOR_LINK = etree.XPath('.//div[@class="pi"]/div[@class="authi"]/a[contains(@class, "xw1")]')
+# The author's box: the user card (div#favatarPID) or the post's left column.
+_AUTHOR_BOX = etree.XPath(
+    'self::div[contains(@class, "favatar")]/div[@class="pi"]'
+    ' | .//td[contains(@class, "pls")]//div[@class="pi"]'
+)
+_LOCKED = etree.XPath('.//div[@class="locked"]')
+_EDIT_NOTICE = etree.XPath('.//i[@class="pstatus"]')
+_QUOTES = etree.XPath('.//div[@class="quote"] | .//blockquote[not(ancestor::div[@class="quote"])]')
 
 
 def matches(url: str, html: str) -> bool:
@@ -56,16 +71,17 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     """Read one viewthread page into posts; a page that is no thread page is a ScrapeError.
 
     Relative times count back from the board's footer clock, else from ``fetched_at``.
+    Elements are found through the page's id table (``id()``), not by walking the
+    page: a page has ~1,500 elements and a judge's tally reads hundreds of pages.
     """
     root = document(html)
-    message = root.xpath('//div[@id="messagetext"]/p[1]')
-    if message:
-        raise ScrapeError(f"论坛返回了提示页面：「{tidy_text(message[0].text_content())}」")
-    for noise in root.xpath(_NOISE):
-        drop(noise)
+    message = _by_id(root, "messagetext")
+    if message is not None:
+        text = tidy_text(message.xpath("string(p[1])") or message.text_content())
+        raise ScrapeError(f"论坛返回了提示页面：「{text}」")
     containers = [
         (int(match.group(1)), div)
-        for div in root.xpath('//div[starts-with(@id, "post_")]')
+        for div in _post_divs(root)
         if (match := _POST_ID.match(div.get("id", "")))
     ]
     if not containers:
@@ -74,26 +90,42 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     posts = tuple(
         post
         for pid, div in containers
-        if (post := _read_post(pid, div, tz=tz, fetched_at=clock)) is not None
+        if (post := _read_post(root, pid, div, tz=tz, fetched_at=clock)) is not None
     )
     page_no, page_count = _pagination(root)
     return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
 
 
-def _read_post(pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Post | None:
-    times = div.xpath(f'.//em[@id="authorposton{pid}"]')
-    if not times:
+_ID = etree.XPath("id($name)")
+
+
+def _by_id(root, name: str):
+    found = _ID(root, name=name)
+    return found[0] if found else None
+
+
+def _post_divs(root) -> list:
+    postlist = _by_id(root, "postlist")
+    if postlist is not None:
+        return postlist.xpath('./div[starts-with(@id, "post_")]')
+    return root.xpath('//div[starts-with(@id, "post_")]')
+
+
+def _read_post(root, pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Post | None:
+    time = _by_id(root, f"authorposton{pid}")
+    if time is None:
         if "无效楼层" in div.text_content() or "無效樓層" in div.text_content():
             return None  # a deleted post: nothing to read, its floor number stays unused
         raise ScrapeError(f"帖子 pid={pid} 没有发帖时间（页面不完整）")
-    posted_at, precision = _post_time(times[0], tz=tz, fetched_at=fetched_at)
-    author, uid = _author(div)
-    body_cells = div.xpath(f'.//td[@id="postmessage_{pid}"]')
-    banned = not body_cells and bool(div.xpath('.//div[@class="locked"]'))
-    body, quotes, edited_at = _body(body_cells[0], tz) if body_cells else ("", (), None)
+    posted_at, precision = _post_time(time, tz=tz, fetched_at=fetched_at)
+    avatar = _by_id(root, f"favatar{pid}")
+    author, uid = _author(avatar if avatar is not None else div)
+    cell = _by_id(root, f"postmessage_{pid}")
+    banned = cell is None and bool(_LOCKED(div))
+    body, quotes, edited_at = _body(cell, tz) if cell is not None else ("", (), None)
     return Post(
         pid=pid,
-        floor=_floor(div, pid),
+        floor=_floor(_by_id(root, f"postnum{pid}")),
         author=author,
         uid=uid,
         posted_at=posted_at,
@@ -106,30 +138,29 @@ def _read_post(pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Post | N
 
 
 def _post_time(em, *, tz: ZoneInfo, fetched_at: datetime):
-    titled = em.xpath(".//span[@title]")
+    titled = _TITLED(em)
     title = titled[0].get("title") if titled else None
     text = em.text_content().replace("发表于", "").replace("發表於", "")
     return parse_board_time(text, tz, fetched_at, title=title)
 
 
 def _author(div) -> tuple[str, int | None]:
-    links = div.xpath('.//div[@class="pi"]/div[@class="authi"]/a[contains(@class, "xw1")]')
+    links = _AUTHOR_LINK(div)
     if links:
         uid = _UID.search(links[0].get("href", ""))
         return tidy_text(links[0].text_content()), int(uid.group(1)) if uid else None
     # A deleted account: "NAME <em>该用户已被删除</em>" with no link.
-    for pi in div.xpath('.//td[contains(@class, "pls")]//div[@class="pi"]'):
+    for pi in _AUTHOR_BOX(div):
         name = tidy_text(pi.text or "")
         if name:
             return name, None
     return "", None
 
 
-def _floor(div, pid: int) -> int | None:
-    links = div.xpath(f'.//a[@id="postnum{pid}"]')
-    if not links:
+def _floor(link) -> int | None:
+    if link is None:
         return None
-    text = tidy_text(links[0].text_content()).rstrip("#")
+    text = tidy_text(link.text_content()).rstrip("#")
     if text in _FLOOR_NAMES:
         return _FLOOR_NAMES[text]
     digits = re.search(r"\d+", text)
@@ -137,21 +168,22 @@ def _floor(div, pid: int) -> int | None:
 
 
 def _body(cell, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
+    for noise in _NOISE(cell):
+        drop(noise)
     edited_at = None
-    for notice in cell.xpath('.//i[@class="pstatus"]'):
+    for notice in _EDIT_NOTICE(cell):
         edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
         drop(notice)
     quotes = []
-    for quote in cell.xpath(
-        './/div[@class="quote"] | .//blockquote[not(ancestor::div[@class="quote"])]'
-    ):
+    for quote in _QUOTES(cell):
         quotes.append(element_text(quote))
         drop(quote)
     return element_text(cell), tuple(quotes), edited_at
 
 
 def _pagination(root) -> tuple[int, int]:
-    bars = root.xpath('//div[@class="pg"]')
+    top = _by_id(root, "pgt")  # the page bar above the posts
+    bars = (top if top is not None else root).xpath('.//div[@class="pg"]')
     if not bars:
         return 1, 1
     bar = bars[0]
@@ -165,5 +197,5 @@ def _pagination(root) -> tuple[int, int]:
 
 
 def _title(root) -> str | None:
-    subject = root.xpath('//span[@id="thread_subject"]')
-    return tidy_text(subject[0].text_content()) if subject else None
+    subject = _by_id(root, "thread_subject")
+    return tidy_text(subject.text_content()) if subject is not None else None
