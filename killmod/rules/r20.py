@@ -1,0 +1,408 @@
+"""The 2.0 rules (标准游戏 2.0版): roles, pointing, the knife, suicide, night, win check.
+
+Pure functions over frozen dataclasses: no I/O, no clock; randomness only
+through an injected ``random.Random``. Each function cites the sentence of the
+rule text it implements; decisions where the text leaves room are written in
+docs/rules/2.0.md, each with the test that holds it.
+
+The day (pointing → defence → 动刀) is 1.0's, with the half taken of the
+players other than the defender: the shared parts come from
+``killmod.rules.r10``. The night (kill by majority, police check answered by a
+gesture) is X's: ``team_choice`` and ``feedback`` come from
+``killmod.rules.x``. The 花样玩法 live in ``killmod.rules.variants``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from killmod.errors import BadInput
+from killmod.rules.policy import TallyPolicy
+from killmod.rules.r10 import (
+    POINT,
+    KnifeCount,
+    PointStage,
+    PointStep,
+    Verdict,
+    check_deal,
+    check_player_count,
+    check_seat,
+    deal_roles,
+    knife_count,
+    knife_result_post,
+    pointing_step,
+    seat_order,
+)
+from killmod.rules.x import CIVILIAN, KILLER, POLICE, PoliceFeedback, feedback, team_choice
+
+NAME = "2.0"
+ROLES = (POLICE, KILLER, CIVILIAN)
+
+# 三游戏胜负判定方法 d) “平民的胜负与警察相同”.
+GOOD_CAMP = "警民"
+KILLER_CAMP = "杀手"
+
+# 1．参加人数及警匪配置.
+MIN_PLAYERS = 12
+MAX_PLAYERS = 18
+
+# 3.k “按牌上数字为开始发言者顺时针方向指认”: everyone points; no self vote, no warning.
+TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
+# 3.w the night's dead “翻牌判死亡”; Decision: the knifed player's card is shown too.
+REVEAL_ON_OUT = True
+
+__all__ = [
+    "CIVILIAN",
+    "GOOD_CAMP",
+    "KILLER",
+    "KILLER_CAMP",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "POINT",
+    "POLICE",
+    "REVEAL_ON_OUT",
+    "ROLES",
+    "TALLY_POLICY",
+    "DayResult",
+    "KnifeCount",
+    "NightResult",
+    "PointStage",
+    "PointStep",
+    "PoliceFeedback",
+    "R20State",
+    "SuicideResult",
+    "Verdict",
+    "camp",
+    "check_win",
+    "count_knives",
+    "deal",
+    "first_pointer",
+    "knife_post",
+    "new_game",
+    "night_team",
+    "pointing_order",
+    "pointing_step",
+    "police_count",
+    "resolve_night",
+    "side_verdict",
+    "suicide",
+    "summary",
+    "table",
+    "table_row",
+    "team_choice",
+    "vote_out",
+    "warning_action",
+]
+
+
+def police_count(players: int) -> int:
+    """1．“玩家数在12~15人为3警3匪配置，16~18人为4警4匪配置”."""
+    check_player_count(players, MIN_PLAYERS, MAX_PLAYERS, "2.0 标准游戏")
+    return 3 if players <= 15 else 4
+
+
+def table_row(players: int) -> dict:
+    """The role table for ``players`` (12–18): players, civilians, police, killers."""
+    police = police_count(players)
+    return {
+        "players": players,
+        "civilians": players - 2 * police,
+        "police": police,
+        "killers": police,
+    }
+
+
+def table() -> list[dict]:
+    """Every row of the role table."""
+    return [table_row(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
+
+
+def camp(role: str | None) -> str | None:
+    """杀手 is its own side; 警察 and 平民 win together (None when unknown).
+
+    Only the three base roles: for the 花样玩法 roles use ``variants.camp``.
+    """
+    if role is None:
+        return None
+    _check_role(role)
+    return KILLER_CAMP if role == KILLER else GOOD_CAMP
+
+
+def _check_role(role: str) -> None:
+    if role not in ROLES:
+        raise BadInput(f"「{role}」不是 2.0 标准游戏的身份（可用：{'、'.join(ROLES)}）。")
+
+
+def warning_action(total: int, substitutes_left: int) -> str:
+    """2.0 sets no penalty for not pointing: a warning is only ever a warning.
+
+    The tally never calls this (``TALLY_POLICY.warn_non_voters`` is False).
+    """
+    return "warn"
+
+
+def deal(seats: Iterable[int], rng: random.Random) -> dict:
+    """3.a “裁判将洗好的牌……给大家抽取”: roles by seat, shuffled with ``rng``."""
+    order = sorted(set(seats))
+    row = table_row(len(order))
+    counts = {POLICE: row["police"], KILLER: row["killers"], CIVILIAN: row["civilians"]}
+    return deal_roles(order, counts, rng)
+
+
+# ---------------------------------------------------------------- game state
+
+
+@dataclass(frozen=True)
+class R20State:
+    """A 2.0 game: roles by seat and the dead in the order they died."""
+
+    roles: Mapping[int, str]
+    deaths: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roles", dict(self.roles))
+        object.__setattr__(self, "deaths", tuple(self.deaths))
+        for seat, role in self.roles.items():
+            check_seat(seat)
+            _check_role(role)
+        for seat in self.deaths:
+            if seat not in self.roles:
+                raise BadInput(f"没有 {seat} 号玩家。")
+        if len(set(self.deaths)) != len(self.deaths):
+            raise BadInput("死亡记录中同一座位出现了两次。")
+
+    @property
+    def living(self) -> tuple[int, ...]:
+        """The seats still in the game."""
+        return tuple(seat for seat in sorted(self.roles) if seat not in self.deaths)
+
+    def holders(self, role: str) -> tuple[int, ...]:
+        """The living seats of ``role``."""
+        return tuple(seat for seat in self.living if self.roles[seat] == role)
+
+
+def new_game(roles: Mapping[int, str]) -> R20State:
+    """A game's first state; the dealt ``roles`` must match the table row."""
+    row = table_row(len(roles))
+    for role in roles.values():
+        _check_role(role)
+    expected = {POLICE: row["police"], KILLER: row["killers"], CIVILIAN: row["civilians"]}
+    check_deal(roles, expected, "")
+    return R20State(roles)
+
+
+def _living(state: R20State, seat: int, what: str) -> int:
+    if seat not in state.roles:
+        raise BadInput(f"没有 {seat} 号玩家，不能{what}。")
+    if seat in state.deaths:
+        raise BadInput(f"{seat} 号已出局，不能{what}。")
+    return seat
+
+
+# ---------------------------------------------------------------- the day
+
+
+def first_pointer(living: Collection[int], rng: random.Random) -> int:
+    """3.k “裁判随机抽取一张代表游戏者座次的牌，按牌上数字为开始发言者”."""
+    seats = sorted({check_seat(seat) for seat in living})
+    if not seats:
+        raise BadInput("场上没有存活的玩家。")
+    return rng.choice(seats)
+
+
+def pointing_order(living: Collection[int], start: int) -> tuple[int, ...]:
+    """3.k “顺时针方向指认” from ``start`` (ascending seat numbers, docs/rules/1.0.md)."""
+    return seat_order(living, start, clockwise=True)
+
+
+def count_knives(ballots: Mapping[int, str], living: Collection[int], defender: int) -> KnifeCount:
+    """3.m “当超过除去辩解者在内的半数游戏者动刀时，辩解者则被判为死亡”.
+
+    The half is of the living players other than the defender; players who do
+    not knife count as 过 (“以辩解者开始一圈未满半数人动刀时，辩解者则被判为存活”).
+    """
+    return knife_count(ballots, living, defender, base="others")
+
+
+def knife_post(count: KnifeCount) -> str:
+    """3.m “如果辩解者存活，就从辩解者开始顺时针从新指认”."""
+    return knife_result_post(count, clockwise=True)
+
+
+@dataclass(frozen=True)
+class DayResult:
+    """A player out by the knife: the new state, the card shown, 遗言 or not, the posts."""
+
+    state: R20State
+    seat: int
+    shown: str
+    last_words: bool
+    posts: tuple[str, ...]
+
+
+def vote_out(state: R20State, seat: int) -> DayResult:
+    """3.n “当辩解者被判死亡时，此时辩解者可留遗言……（杀手无此权利）”.
+
+    Decision: the knifed player's card is shown (翻牌) as the night's dead are;
+    a killer's missing 遗言 would tell it anyway.
+    """
+    _living(state, seat, "被动刀出局")
+    role = state.roles[seat]
+    new = replace(state, deaths=(*state.deaths, seat))
+    words = role != KILLER
+    tail = "请留遗言。" if words else "杀手没有遗言。"
+    return DayResult(new, seat, role, words, (f"{seat}号被判死亡，翻牌：{role}。{tail}",))
+
+
+@dataclass(frozen=True)
+class SuicideResult:
+    """A killer's suicide (自杀): the new state, what comes next, the posts.
+
+    ``next`` is ``night`` (the day ends as after a knife) or ``point``
+    (pointing starts again from ``point_from``, with no night).
+    """
+
+    state: R20State
+    seat: int
+    next: Literal["night", "point"]
+    point_from: int | None
+    posts: tuple[str, ...]
+
+
+def suicide(state: R20State, seat: int, defending: bool) -> SuicideResult:
+    """注意事项 f), g): a killer may show his card and kill himself only in his own defence.
+
+    “杀手自杀时必须是轮到自己辩解时方可亮牌自杀。提前亮牌者裁判将视为主动放弃游戏，
+    将不进入黑夜，直接从翻牌者顺时针方向重新开始指认继续游戏。”
+    Decision: both are out (the early one “放弃游戏”); after a suicide in his
+    defence the day ends and the night follows, as after a knife. Only a killer
+    may show his card (“游戏中严禁亮牌（除杀手自杀外）”); killers leave no 遗言.
+    """
+    _living(state, seat, "自杀")
+    if state.roles[seat] != KILLER:
+        raise BadInput(f"{seat} 号不是杀手：只有杀手可以亮牌自杀，其他人亮牌违规，由法官处理。")
+    new = replace(state, deaths=(*state.deaths, seat))
+    if defending:
+        posts = (f"{seat}号在辩解时亮牌自杀，翻牌：杀手。杀手没有遗言。", "天黑了，请大家闭眼。")
+        return SuicideResult(new, seat, "night", None, posts)
+    posts = (
+        f"{seat}号未到自己辩解时提前亮牌，视为主动放弃游戏，翻牌：杀手。",
+        f"不进入黑夜，从{seat}号开始按顺时针方向重新指认。",
+    )
+    return SuicideResult(new, seat, "point", seat, posts)
+
+
+# ---------------------------------------------------------------- the night
+
+
+def night_team(state: R20State, role: str) -> tuple[int, ...]:
+    """Who takes part in the night's choice for ``role`` (杀手 or 警察), the dead included.
+
+    注意事项 l) “被判死亡的玩家……（特殊牌可继续参与夜晚的指认和暗杀）”. Feed it to
+    ``team_choice`` with the members' opinions.
+    """
+    if role not in (KILLER, POLICE):
+        raise BadInput(f"夜晚只有杀手和警察行动，不是「{role}」。")
+    return tuple(seat for seat in sorted(state.roles) if state.roles[seat] == role)
+
+
+@dataclass(frozen=True)
+class NightResult:
+    """A night: the new state, the victim and the card shown, the police's feedback, posts."""
+
+    state: R20State
+    victim: int
+    shown: str
+    feedback: PoliceFeedback | None
+    posts: tuple[str, ...]
+
+
+def resolve_night(state: R20State, kill: int, check: int | None = None) -> NightResult:
+    """3.p–3.w: the killers kill ``kill``; the police check ``check``; the dead is shown.
+
+    “抽到杀手牌的杀手睁眼暗杀一名杀手所认为的警察”; “警察睁眼确认一名警察所认为的
+    杀手，并等待裁判给予手势”; “裁判将宣布哪位游戏者在天黑时被杀手暗杀，此游戏者不能
+    留遗言并翻牌判死亡”. The first night (3.d–3.j) has no kill: call this from
+    the second night on. Decision: the check tells the card, as X's gesture
+    does; a check not made gives no feedback.
+    """
+    if not state.holders(KILLER):
+        raise BadInput("杀手已全部出局，游戏应已结束。")
+    _living(state, kill, "被杀")
+    result = None
+    if check is not None:
+        if not state.holders(POLICE):
+            raise BadInput("警察已全部出局，不能验人。")
+        _living(state, check, "被验")
+        result = feedback(check, state.roles[check])
+    role = state.roles[kill]
+    new = replace(state, deaths=(*state.deaths, kill))
+    posts = (
+        "天亮了，请大家睁眼。",
+        f"昨夜被杀的是{kill}号，翻牌：{role}。被杀者没有遗言。",
+        f"从{kill}号开始按顺时针方向指认。",
+    )
+    return NightResult(new, kill, role, result, posts)
+
+
+# ---------------------------------------------------------------- win, lose, draw
+
+
+def side_verdict(killers: int, police: int, civilians: int) -> Verdict | None:
+    """三游戏胜负判定方法 over the living counts; None while the game goes on.
+
+    a) “杀手一方全部死亡，则警察一方获胜”; b) “警察一方全部死亡，则杀手一方获胜”;
+    c) “平民全部死亡，则杀手一方获胜”. Both sides wiped out at once is a draw
+    (the 花样玩法's rule D; plain 2.0 kills one player at a time).
+    """
+    good_lost = police == 0 or civilians == 0
+    if killers == 0 and good_lost:
+        who = "警察" if police == 0 else "平民"
+        return Verdict(None, f"杀手与{who}同时全部出局，平局。")
+    if killers == 0:
+        return Verdict(GOOD_CAMP, "杀手全部出局，警察一方（及平民）获胜。")
+    if police == 0:
+        return Verdict(KILLER_CAMP, "警察全部出局，杀手一方获胜。")
+    if civilians == 0:
+        return Verdict(KILLER_CAMP, "平民全部出局，杀手一方获胜。")
+    return None
+
+
+def check_win(state: R20State) -> Verdict | None:
+    """The 2.0 win check after every death."""
+    return side_verdict(
+        len(state.holders(KILLER)), len(state.holders(POLICE)), len(state.holders(CIVILIAN))
+    )
+
+
+def summary(players: int | None = None) -> list[str]:
+    """The rule set in Chinese lines, for ``killmod rules 2.0``."""
+    lines = [
+        "2.0 标准游戏（警察 + 杀手 + 平民）",
+        f"人数：{MIN_PLAYERS}–{MAX_PLAYERS} 人；12–15 人 3 警 3 匪，16–18 人 4 警 4 匪，"
+        "其余为平民。",
+        "第一夜：杀手、警察分别睁眼确认同伴，不杀人、不验人。",
+        "白天：裁判随机抽座位号定首位，顺时针依次指认；被指认最多者辩解；平票者再指认一轮，"
+        "仍选不出则废票重指。",
+        "动刀：辩解后从辩解者逆时针动刀或过，超过除辩解者以外存活人数的半数即死亡；"
+        "否则从辩解者顺时针重新指认。",
+        "遗言：被动刀处死者可留遗言，杀手没有遗言；出局者翻牌。",
+        "夜晚：杀手暗杀一人（意见不一取多数）；警察验一人，裁判以手势告知身份；"
+        "死去的杀手、警察仍可参与夜晚的暗杀和验人。",
+        "天亮：宣布被杀者并翻牌，被杀者没有遗言。",
+        "自杀：杀手只能在自己辩解时亮牌自杀；提前亮牌视为放弃游戏，不进入黑夜，"
+        "从翻牌者顺时针重新指认。",
+        "胜负：杀手全部死亡，警民胜；警察全部死亡或平民全部死亡，杀手胜。",
+        "计票：未指认者不计票，也不警告；动刀时未表态按过计。",
+    ]
+    if players is not None:
+        row = table_row(players)
+        lines.append(
+            f"{players} 人局：警察 {row['police']} 人，杀手 {row['killers']} 人，"
+            f"平民 {row['civilians']} 人。"
+        )
+    return lines

@@ -1,0 +1,841 @@
+"""The 2.0 花样玩法 (2.0花样玩法相关规则): 鬼匪, 毒药, 守护神, 双守护 (警神/匪神).
+
+A roster with ``rules = "2.0"`` names its variants: any of ``ghost`` (鬼匪),
+``poison`` (毒药) and ``guardian`` (守护神), or ``double-guardian`` (警神 and
+匪神) instead of ``guardian``. The day procedure is 2.0's (``r20``); this
+module deals the extra roles, resolves the night (kill, then possession, then
+the checks, then 渎职), applies the guards to the day's vote, decides what each
+death reveals, and checks the variants' win rules.
+
+Pure functions over frozen dataclasses: no I/O, no clock; randomness only
+through an injected ``random.Random``. Rules are cited by the seed's own
+numbers under its headings: 鬼匪 n (关于鬼匪), 毒药 n (关于毒药), 细则 n
+(其他细微规则变化; 细则 5A–D are the win rules), 守护 n (守护规则), 双守护 n
+(双守护规则). The decisions are written in docs/rules/2.0-variants.md, each
+with its test.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from killmod.errors import BadInput
+from killmod.rules import r20
+from killmod.rules.r10 import Verdict, check_deal, check_seat, deal_roles, seats_text
+from killmod.rules.x import CIVILIAN, KILLER, POLICE
+
+NAME = "2.0"
+
+GHOST = "鬼匪"
+POSSESSED = "被附体匪"
+POISON = "毒药"
+GUARDIAN = "守护神"
+POLICE_GOD = "警神"
+KILLER_GOD = "匪神"
+ROLES = (POLICE, KILLER, CIVILIAN, GHOST, POSSESSED, POISON, GUARDIAN, POLICE_GOD, KILLER_GOD)
+KILLER_SIDE = frozenset({KILLER, GHOST, POSSESSED})
+GUARDIANS = frozenset({GUARDIAN, POLICE_GOD, KILLER_GOD})
+
+VARIANTS = ("ghost", "poison", "guardian", "double-guardian")
+VARIANT_NAMES = {
+    "ghost": "鬼匪",
+    "poison": "毒药",
+    "guardian": "守护神",
+    "double-guardian": "双守护（警神、匪神）",
+}
+
+GOOD_CAMP = r20.GOOD_CAMP
+KILLER_CAMP = r20.KILLER_CAMP
+# 守护神 “立场自选，可刻意帮警，可刻意帮匪，也可刻意乱民”.
+FREE_CAMP = "自选立场"
+
+TALLY_POLICY = r20.TALLY_POLICY
+
+POLICE_POSSESSED_NOTICE = "你方人员遭遇附体，但未生效"
+POISON_CHECKED_NOTICE = "警察已经验过您，知晓您的身份了"
+
+Cause = Literal[
+    "killed",
+    "guarded_kill",
+    "poison_pact",
+    "poison_possessed",
+    "voted",
+    "guarded_vote",
+    "dereliction",
+    "forced_dereliction",
+    "suicide",
+    "drowned",
+]
+
+
+# ---------------------------------------------------------------- variants and the role table
+
+
+def check_variants(variants: Iterable[str]) -> tuple[str, ...]:
+    """The roster's ``variants``: known names, no repeats, one kind of guardian."""
+    chosen = tuple(variants)
+    for name in chosen:
+        if name not in VARIANTS:
+            raise BadInput(f"「{name}」不是已知的花样玩法（可用：{'、'.join(VARIANTS)}）。")
+    if len(set(chosen)) != len(chosen):
+        raise BadInput("花样玩法重复。")
+    if {"guardian", "double-guardian"} <= set(chosen):
+        raise BadInput("guardian（守护神）与 double-guardian（双守护）只能选一个。")
+    return chosen
+
+
+def extra_roles(variants: Iterable[str]) -> dict[str, int]:
+    """The roles the variants add in place of civilians (the 鬼匪 is one of the killers)."""
+    chosen = check_variants(variants)
+    extra = {}
+    if "poison" in chosen:
+        extra[POISON] = 1
+    if "guardian" in chosen:
+        extra[GUARDIAN] = 1
+    if "double-guardian" in chosen:
+        extra[POLICE_GOD] = 1
+        extra[KILLER_GOD] = 1
+    return extra
+
+
+def table_row(players: int, variants: Iterable[str] = ()) -> dict:
+    """The 2.0 row for ``players`` with the variants' roles taken from the civilians.
+
+    Keys: ``players``, ``civilians``, ``police``, ``killers`` (the 鬼匪 counted
+    among them), ``ghost``, ``poison``, ``guardians``. Decision: the 警匪 counts
+    stay as in 2.0 (“在2.0标准版(警、匪人数对等)基础上”, “除了既定的人数对等的
+    警、匪以外”); each added role takes a civilian's place.
+    """
+    chosen = check_variants(variants)
+    row = r20.table_row(players)
+    extra = extra_roles(chosen)
+    return {
+        **row,
+        "civilians": row["civilians"] - sum(extra.values()),
+        "ghost": int("ghost" in chosen),
+        "poison": extra.get(POISON, 0),
+        "guardians": extra.get(GUARDIAN, 0) + extra.get(POLICE_GOD, 0) + extra.get(KILLER_GOD, 0),
+    }
+
+
+def deal(seats: Iterable[int], variants: Iterable[str], rng: random.Random) -> dict:
+    """Roles by seat, shuffled with ``rng``; the 鬼匪 is drawn among the killers afterwards.
+
+    关于鬼匪: “鬼匪——匪徒中的一人,身份抽取在确定了全体匪帮名单后进行”.
+    """
+    order = sorted(set(seats))
+    chosen = check_variants(variants)
+    row = table_row(len(order), chosen)
+    counts = {POLICE: row["police"], KILLER: row["killers"], CIVILIAN: row["civilians"]}
+    roles = deal_roles(order, counts | extra_roles(chosen), rng)
+    if "ghost" in chosen:
+        killers = [seat for seat in order if roles[seat] == KILLER]
+        roles[rng.choice(killers)] = GHOST
+    return roles
+
+
+def camp(role: str | None) -> str | None:
+    """The side a role plays for (None when unknown).
+
+    毒药 “立场属于警方”; 警神/匪神 “分别指定立场—— 一警神,一匪神”; the 鬼匪 and
+    the 被附体匪 are 匪; the single 守护神 chooses its own side.
+    """
+    if role is None:
+        return None
+    _check_role(role)
+    if role in KILLER_SIDE or role == KILLER_GOD:
+        return KILLER_CAMP
+    if role == GUARDIAN:
+        return FREE_CAMP
+    return GOOD_CAMP
+
+
+def _check_role(role: str) -> None:
+    if role not in ROLES:
+        raise BadInput(f"「{role}」不是 2.0 花样玩法的身份（可用：{'、'.join(ROLES)}）。")
+
+
+def warning_action(total: int, substitutes_left: int) -> str:
+    """As 2.0: no penalty for not pointing (the tally never calls this)."""
+    return r20.warning_action(total, substitutes_left)
+
+
+# ---------------------------------------------------------------- game state
+
+
+@dataclass(frozen=True)
+class GuardRecord:
+    """One guardian's history: whom it guarded, its skips, its forced rounds, its power.
+
+    ``skips`` counts the rounds it chose not to guard (守护 2); ``forced`` the
+    consecutive rounds it had nobody left to guard (守护 5); ``disabled`` is
+    the 警神 after the 匪神 was killed directly (双守护 6).
+    """
+
+    guarded: tuple[int, ...] = ()
+    skips: int = 0
+    forced: int = 0
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class VariantState:
+    """A 2.0 game with variants.
+
+    ``roles`` are the current cards (鬼匪 1 turns a 平民 into a 被附体匪).
+    ``guards`` are the guards in force for the current round: submitted with
+    the night's lists, they hold for that night's kill and the next day's vote
+    (“如果该轮被守护人被杀、被票”). ``nights`` counts the nights resolved.
+    """
+
+    roles: Mapping[int, str]
+    variants: tuple[str, ...]
+    out: frozenset[int] = frozenset()
+    possession_used: bool = False
+    records: Mapping[int, GuardRecord] = field(default_factory=dict)
+    guards: Mapping[int, int] = field(default_factory=dict)
+    nights: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roles", dict(self.roles))
+        object.__setattr__(self, "variants", check_variants(self.variants))
+        object.__setattr__(self, "out", frozenset(self.out))
+        object.__setattr__(self, "guards", dict(self.guards))
+        records = dict(self.records)
+        for seat, role in self.roles.items():
+            check_seat(seat)
+            _check_role(role)
+            if role in GUARDIANS:
+                records.setdefault(seat, GuardRecord())
+        object.__setattr__(self, "records", records)
+        for seat in (*self.out, *self.records, *self.guards, *self.guards.values()):
+            if seat not in self.roles:
+                raise BadInput(f"没有 {seat} 号玩家。")
+
+    def alive(self, seat: int) -> bool:
+        """Whether ``seat`` is a player still in the game."""
+        return seat in self.roles and seat not in self.out
+
+    @property
+    def living(self) -> tuple[int, ...]:
+        """The seats still in the game."""
+        return tuple(seat for seat in sorted(self.roles) if seat not in self.out)
+
+    def holders(self, *roles: str) -> tuple[int, ...]:
+        """The living seats holding any of ``roles``."""
+        return tuple(seat for seat in self.living if self.roles[seat] in roles)
+
+    def active_guardians(self) -> tuple[int, ...]:
+        """The living guardians that still guard (not the disabled 警神)."""
+        return tuple(s for s in self.holders(*GUARDIANS) if not self.records[s].disabled)
+
+
+def new_game(roles: Mapping[int, str], variants: Iterable[str]) -> VariantState:
+    """A game's first state; the dealt ``roles`` must match the variants' table row."""
+    chosen = check_variants(variants)
+    row = table_row(len(roles), chosen)
+    for role in roles.values():
+        _check_role(role)
+    expected = {
+        POLICE: row["police"],
+        KILLER: row["killers"] - row["ghost"],
+        GHOST: row["ghost"],
+        CIVILIAN: row["civilians"],
+        POSSESSED: 0,
+        **dict.fromkeys((POISON, GUARDIAN, POLICE_GOD, KILLER_GOD), 0),
+        **extra_roles(chosen),
+    }
+    check_deal(roles, expected, "（花样玩法）")
+    return VariantState(roles, chosen)
+
+
+# ---------------------------------------------------------------- what is shown
+
+
+def shown_identity(role: str) -> str:
+    """The card as announced when a death or a check shows it.
+
+    鬼匪 5 “鬼匪的身份特殊性在游戏结束前是不被揭露的——无论是被票死、自杀、淹死、
+    毒死还是被验”: a 鬼匪 shows as 杀手. 鬼匪 6 / 细则 4: a 被附体匪 shows as
+    “被附体匪”. 双守护 4: a guardian voted out directly (or checked) shows as
+    警神/匪神 — the disabled 警神 too (双守护 6 “票杀揭牌仍宣布是警方守护神”).
+    """
+    _check_role(role)
+    return KILLER if role == GHOST else role
+
+
+def guard_works(guardian_role: str, target_role: str) -> bool:
+    """Whether a guard by ``guardian_role`` protects a ``target_role``.
+
+    双守护 3: “警神守护，仅仅对警察和平民产生作用，对匪和匪神无效；匪神守护，仅仅
+    对匪徒和平民产生作用，对警和警神无效”. Decision: the 毒药 (“立场属于警方”)
+    is 警 here: the 警神 protects it, the 匪神 does not; 警神 and 匪神 never
+    protect each other. The single 守护神 protects anyone.
+    """
+    if guardian_role == GUARDIAN:
+        return True
+    if guardian_role == POLICE_GOD:
+        return target_role in (POLICE, CIVILIAN, POISON)
+    if guardian_role == KILLER_GOD:
+        return target_role in KILLER_SIDE or target_role == CIVILIAN
+    raise BadInput(f"「{guardian_role}」不是守护神。")
+
+
+def eligible_targets(state: VariantState, guardian: int) -> tuple[int, ...]:
+    """Whom ``guardian`` may guard this round.
+
+    守护 1 “不得守护自己；不得守护死人”; 守护 3 “不得守护相同的人——即，每位玩家只有
+    一次被守护的机会”. Decision: the history is each guardian's own.
+    """
+    done = state.records[guardian].guarded
+    return tuple(s for s in state.living if s != guardian and s not in done)
+
+
+# ---------------------------------------------------------------- the night
+
+
+@dataclass(frozen=True)
+class NightActions:
+    """The lists submitted for one night (细则 2: all at once, with the kill).
+
+    ``kill`` the killers' victim; ``pact`` the killer of the 生死状 (required
+    in a game with 毒药); ``possess`` the 鬼匪's target (once a game);
+    ``checks`` the police's check, and a second one only after the first hit
+    the 毒药 (毒药 4); ``guards`` maps each guardian to its target (None or
+    missing = no guard this round).
+    """
+
+    kill: int
+    pact: int | None = None
+    possess: int | None = None
+    checks: tuple[int, ...] = ()
+    guards: Mapping[int, int | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Death:
+    """One death: the seat, why, and the identity announced (None = not announced)."""
+
+    seat: int
+    cause: Cause
+    shown: str | None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A private message from the judge: ``to`` a seat, or to ``警察`` (the whole team)."""
+
+    to: int | str
+    text: str
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A police check: the seat, the identity told, the private text."""
+
+    seat: int
+    identity: str
+    text: str
+
+
+@dataclass(frozen=True)
+class NightResult:
+    """A night resolved: the new state, deaths, checks, notices, the public posts, the audit.
+
+    ``another_check`` is True when the only check hit the 毒药: the police may
+    check once more this night (resolve again with both checks).
+    """
+
+    state: VariantState
+    deaths: tuple[Death, ...]
+    checks: tuple[CheckResult, ...]
+    notices: tuple[Notice, ...]
+    posts: tuple[str, ...]
+    events: tuple[str, ...]
+    another_check: bool
+
+
+@dataclass(frozen=True)
+class _Night:
+    """The night being resolved."""
+
+    state: VariantState
+    deaths: tuple[Death, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    events: tuple[str, ...] = ()
+
+    def die(self, seat: int, cause: Cause, shown: str | None) -> _Night:
+        state = replace(self.state, out=self.state.out | {seat})
+        return replace(self, state=state, deaths=(*self.deaths, Death(seat, cause, shown)))
+
+    def log(self, text: str) -> _Night:
+        return replace(self, events=(*self.events, text))
+
+    def tell(self, to: int | str, text: str) -> _Night:
+        return replace(self, notices=(*self.notices, Notice(to, text)))
+
+
+def resolve_night(state: VariantState, actions: NightActions) -> NightResult:
+    """One night: guards, the kill, the possession, the checks, then 渎职.
+
+    关于鬼匪: “虽然杀人与附体名单同时提交，但法官应以先杀人后附体顺序进行操作”; 鬼匪 8:
+    the checks read the round's truth, after the possession. Illegal lists
+    raise ``BadInput``.
+    """
+    _check_night(state, actions)
+    night = _Night(replace(state, nights=state.nights + 1, guards={}))
+    night = _disable_police_god(night, actions.kill)
+    night = _record_guards(night, actions.guards)
+    night = _kill(night, actions.kill, actions.pact)
+    night = _possess(night, actions.possess)
+    night, checks = _checks(night, actions.checks)
+    night = _dereliction(night)
+    living_guards = {g: t for g, t in night.state.guards.items() if night.state.alive(g)}
+    night = replace(night, state=replace(night.state, guards=living_guards))
+    deaths = _hide_for_triple(night.deaths)
+    another = len(checks) == 1 and checks[0].identity == POISON
+    return NightResult(
+        night.state,
+        deaths,
+        checks,
+        night.notices,
+        _night_posts(deaths, state.roles),
+        night.events,
+        another,
+    )
+
+
+def _check_night(state: VariantState, actions: NightActions) -> None:
+    killers = state.holders(*KILLER_SIDE)
+    if not killers:
+        raise BadInput("匪徒已全部出局，游戏应已结束。")
+    _need_alive(state, actions.kill, "被杀")
+    if "poison" in state.variants:
+        if actions.pact is None:
+            raise BadInput("有毒药的局，匪徒提交杀人名单时须同时写明生死状（与毒药同死的匪徒）。")
+        if actions.pact not in killers:
+            raise BadInput(f"生死状上的 {actions.pact} 号不是存活的匪徒。")
+    elif actions.pact is not None:
+        raise BadInput("本局没有毒药，不需要生死状。")
+    if actions.possess is not None:
+        _check_possession(state, actions.possess)
+    _check_checks(state, actions.checks)
+    _check_guards(state, actions.guards)
+
+
+def _need_alive(state: VariantState, seat: int, what: str) -> None:
+    if seat not in state.roles:
+        raise BadInput(f"没有 {seat} 号玩家，不能{what}。")
+    if seat in state.out:
+        raise BadInput(f"{seat} 号已出局，不能{what}。")
+
+
+def _check_possession(state: VariantState, target: int) -> None:
+    """关于鬼匪: “仅限一次。且必须在鬼匪活着的状态下进行”."""
+    if "ghost" not in state.variants:
+        raise BadInput("本局没有鬼匪，不能附体。")
+    if state.possession_used:
+        raise BadInput("鬼匪已经附体过一次，附体仅限一次。")
+    if not state.holders(GHOST):
+        raise BadInput("鬼匪已出局，附体必须在鬼匪活着时进行。")
+    _need_alive(state, target, "被附体")
+    if state.roles[target] in KILLER_SIDE:
+        raise BadInput(f"{target} 号是匪徒一方，鬼匪不能附体自己或同伴。")
+
+
+def _check_checks(state: VariantState, checks: tuple[int, ...]) -> None:
+    if not checks:
+        return
+    if not state.holders(POLICE):
+        raise BadInput("警察已全部出局，不能验人。")
+    if len(checks) > 2:
+        raise BadInput("警察每回合只验一人；验到毒药时才可再验一人。")
+    for seat in checks:
+        _need_alive(state, seat, "被验")
+    if len(checks) == 2 and state.roles[checks[0]] != POISON:
+        raise BadInput(f"第一次验的 {checks[0]} 号不是毒药，警察本回合不能再验。")
+
+
+def _check_guards(state: VariantState, guards: Mapping[int, int | None]) -> None:
+    if guards and not state.records:
+        raise BadInput("本局没有守护神，不能提交守护名单。")
+    for guardian, target in guards.items():
+        if guardian not in state.records:
+            raise BadInput(f"{guardian} 号不是守护神，不能提交守护名单。")
+        if not state.alive(guardian):
+            raise BadInput(f"守护神 {guardian} 号已出局，不能守护。")
+        if state.records[guardian].disabled:
+            raise BadInput(f"{guardian} 号已失去守护能力，不再提交守护名单。")
+        if target is None:
+            continue
+        if target == guardian:
+            raise BadInput("守护神不得守护自己。")
+        if not state.alive(target):
+            raise BadInput(f"{target} 号已出局：守护神不得守护死人。")
+        if target in state.records[guardian].guarded:
+            raise BadInput(
+                f"{guardian} 号守护神已守护过 {target} 号：每位玩家只有一次被守护的机会。"
+            )
+
+
+def _disable_police_god(night: _Night, kill: int) -> _Night:
+    """双守护 6: the 匪神 killed directly → the 警神 loses its power from this round on.
+
+    “从匪守被杀当轮起，警方守护神身份作用转变为平民……不再具备守护能力，当轮提交的
+    守护名单也同时作废。以上转变由执法团私下通知警方守护神……若在此之前警神已死，则
+    不再做通知。”
+    """
+    state = night.state
+    if state.roles[kill] != KILLER_GOD:
+        return night
+    gods = [seat for seat in sorted(state.records) if state.roles[seat] == POLICE_GOD]
+    for god in gods:
+        if state.records[god].disabled:
+            continue
+        records = {**state.records, god: replace(state.records[god], disabled=True)}
+        night = replace(night, state=replace(state, records=records))
+        night = night.log(
+            f"匪神（{kill}号）被直接杀害：警神（{god}号）的守护能力失效，本轮守护名单作废。"
+        )
+        if state.alive(god):
+            night = night.tell(
+                god,
+                "匪方守护神已被杀手直接杀害。从本轮起你的守护能力失效（身份作用转为平民，"
+                "身份本身不变），本轮提交的守护名单作废。",
+            )
+        state = night.state
+    return night
+
+
+def _record_guards(night: _Night, guards: Mapping[int, int | None]) -> _Night:
+    """守护 2, 3, 5: record each guard, each skip, each forced round (Decision: two counters).
+
+    “可放弃守护一次，但累计两次不守护，守护神判渎职死亡”; “如果进行到游戏后期，守护神
+    客观上无人可守，连续两回合，判被迫渎职死”. A forced round is not a skip.
+    """
+    state = night.state
+    records = dict(state.records)
+    in_force = {}
+    for guardian in state.active_guardians():
+        record = records[guardian]
+        target = guards.get(guardian)
+        if not eligible_targets(state, guardian):
+            records[guardian] = replace(record, forced=record.forced + 1)
+            night = night.log(f"守护神 {guardian} 号无人可守（连续第 {record.forced + 1} 回合）。")
+        elif target is None:
+            records[guardian] = replace(record, skips=record.skips + 1, forced=0)
+            night = night.log(f"守护神 {guardian} 号本回合不守护（累计第 {record.skips + 1} 次）。")
+        else:
+            records[guardian] = replace(record, guarded=(*record.guarded, target), forced=0)
+            in_force[guardian] = target
+            night = night.log(f"守护神 {guardian} 号守护 {target} 号。")
+    return replace(night, state=replace(state, records=records, guards=in_force))
+
+
+def protectors(state: VariantState, seat: int) -> tuple[int, ...]:
+    """The living guardians whose guard in force this round protects ``seat``.
+
+    A guard that does not work on ``seat`` (双守护 3) protects nothing, and
+    nobody tells the guardian (辨析: “守护神提交名单当时，不知道此名单是否有效”).
+    """
+    return tuple(
+        guardian
+        for guardian, target in sorted(state.guards.items())
+        if target == seat
+        and state.alive(guardian)
+        and not state.records[guardian].disabled
+        and guard_works(state.roles[guardian], state.roles[seat])
+    )
+
+
+def _guardian_night_shown(state: VariantState, guardian: int) -> str | None:
+    """A guardian's night death: single → 守护神; double → not shown (双守护 4).
+
+    “因守护被害人而被杀手刀死的守护神，宣布其死亡时，执法团不公布被害真相（是直接被
+    刀还是替别人死的）”; 双守护 4 “替人被杀显灵时，不揭露身份”. Decision: a god
+    killed directly is not shown either, or the difference would tell the truth.
+    """
+    return GUARDIAN if state.roles[guardian] == GUARDIAN else None
+
+
+def _kill(night: _Night, kill: int, pact: int | None) -> _Night:
+    """The killers' kill: a guardian dies in its place; the 毒药 takes the 生死状 killer along.
+
+    守护神: “如果该轮被守护人被杀……那么守护神替他去死”; 双守护 5 “若双神在某轮同时
+    守护一平民，该人当轮死亡时，双神皆死”; 毒药 1 “如果匪徒杀到毒药，匪徒中一人与
+    毒药同死”, 细则 2 the one named in the 生死状.
+    """
+    state = night.state
+    saviours = protectors(state, kill)
+    if saviours:
+        for guardian in saviours:
+            night = night.die(guardian, "guarded_kill", _guardian_night_shown(state, guardian))
+            night = night.log(f"{kill}号被杀，守护神 {guardian} 号替他去死。")
+        return night
+    role = state.roles[kill]
+    if role == POISON:
+        assert pact is not None
+        night = night.die(kill, "poison_pact", None).die(pact, "poison_pact", None)
+        return night.log(f"匪徒杀到毒药（{kill}号），生死状上的 {pact} 号与毒药同死。")
+    shown = _guardian_night_shown(state, kill) if role in GUARDIANS else shown_identity(role)
+    night = night.die(kill, "killed", shown)
+    return night.log(f"{kill}号被杀。")
+
+
+def _possess(night: _Night, target: int | None) -> _Night:
+    """鬼匪 1–4, 毒药 2: after the kill; a 平民 becomes 匪, a 警察 is untouched, the 毒药 kills.
+
+    Decisions: the possession counts as used whatever it meets; a dead 鬼匪 or
+    a dead target (the kill came first) makes it void; a guardian is untouched
+    and nobody is told.
+    """
+    if target is None:
+        return night
+    state = replace(night.state, possession_used=True)
+    night = replace(night, state=state)
+    ghosts = state.holders(GHOST)
+    if not ghosts:
+        return night.log("鬼匪已在本夜先出局，附体未生效（算作已附体）。")
+    ghost = ghosts[0]
+    if not state.alive(target):
+        return night.log(f"附体对象 {target} 号已在本夜先被杀，附体未生效（算作已附体）。")
+    role = state.roles[target]
+    if role == CIVILIAN:
+        roles = {**state.roles, target: POSSESSED}
+        night = replace(night, state=replace(state, roles=roles))
+        night = night.log(f"鬼匪（{ghost}号）附体 {target} 号：平民转为匪。")
+        night = night.tell(
+            target, "你已被鬼匪附体，身份转为匪（被附体匪），从本回合起与匪徒一方同胜负。"
+        )
+        return night.tell(ghost, f"附体成功：{target}号已转为匪，执法团确认后你们可以彼此联系。")
+    if role == POLICE:
+        night = night.log(f"鬼匪（{ghost}号）附体警察 {target} 号：附体无效，算作已附体。")
+        return night.tell(POLICE, POLICE_POSSESSED_NOTICE)
+    if role == POISON:
+        night = night.die(ghost, "poison_possessed", None).die(target, "poison_possessed", None)
+        return night.log(f"鬼匪（{ghost}号）附体毒药 {target} 号：鬼匪与毒药同死。")
+    return night.log(f"鬼匪（{ghost}号）附体{role} {target} 号：附体无效，算作已附体。")
+
+
+def check_identity(role: str) -> str:
+    """What the police are told: the card; a 鬼匪 as 杀手 (鬼匪 5), 警神/匪神 by name (双守护 4)."""
+    return shown_identity(role)
+
+
+def _checks(night: _Night, checks: tuple[int, ...]) -> tuple[_Night, tuple[CheckResult, ...]]:
+    """The police's checks, read after the possession (鬼匪 8), with the 毒药's extras.
+
+    毒药 3 “如果毒药被验到，法官通知毒药‘警察已经验过您，知晓您的身份了’”; 毒药 4
+    “警察当回合可以再获得一个验人机会”.
+    """
+    results = []
+    for seat in checks:
+        identity = check_identity(night.state.roles[seat])
+        results.append(CheckResult(seat, identity, f"验人结果：{seat}号的身份是{identity}。"))
+        night = night.log(f"警察验 {seat} 号：{identity}。")
+        if identity == POISON:
+            if night.state.alive(seat):
+                night = night.tell(seat, POISON_CHECKED_NOTICE)
+            night = night.log("警察验到毒药，本回合可再验一人。")
+    return night, tuple(results)
+
+
+def _dereliction(night: _Night) -> _Night:
+    """守护 2, 5: two skips (累计) or two forced rounds (连续) and the guardian dies.
+
+    Decision: it dies in the night that reaches the count, announced as
+    守护神 (渎职死亡 / 被迫渎职死).
+    """
+    state = night.state
+    for guardian in state.active_guardians():
+        record = state.records[guardian]
+        if record.skips >= 2:
+            night = night.die(guardian, "dereliction", GUARDIAN)
+            night = night.log(f"守护神 {guardian} 号累计两次不守护，渎职死亡。")
+        elif record.forced >= 2:
+            night = night.die(guardian, "forced_dereliction", GUARDIAN)
+            night = night.log(f"守护神 {guardian} 号连续两回合无人可守，被迫渎职死。")
+    return night
+
+
+def _hide_for_triple(deaths: tuple[Death, ...]) -> tuple[Death, ...]:
+    """细则 3 “匪徒附到毒药同死时，由于当轮还有一被害人，天亮同死三人，三人均不公布身份”."""
+    if not any(death.cause == "poison_possessed" for death in deaths):
+        return deaths
+    night_kill = ("killed", "guarded_kill", "poison_pact")
+    return tuple(replace(d, shown=None) if d.cause in night_kill else d for d in deaths)
+
+
+_DERELICTION = {"dereliction": "渎职死亡", "forced_dereliction": "被迫渎职死"}
+
+
+def _night_posts(deaths: tuple[Death, ...], roles: Mapping[int, str]) -> tuple[str, ...]:
+    """The dawn announcement: who died, and what each shows (or that nothing is shown).
+
+    ``roles`` are the cards at nightfall (a 被附体匪 named in the 生死状 was one
+    before the night).
+    """
+    posts = ["天亮了，请大家睁眼。"]
+    hidden = [d for d in deaths if d.shown is None and d.cause not in _DERELICTION]
+    pact = [d for d in deaths if d.cause == "poison_pact"]
+    for death in deaths:
+        if death.shown is not None and death.cause not in _DERELICTION:
+            posts.append(f"{death.seat}号死亡，身份：{death.shown}。")
+    if hidden:
+        seats = seats_text(sorted(d.seat for d in hidden))
+        if len(hidden) == 3:
+            posts.append(f"天亮同死三人：{seats}，三人均不公布身份。")
+        elif pact and len(hidden) == 2:
+            posts.append(f"{seats}同死：一人是毒药，一人是与毒药同死的匪徒，不公布谁是谁。")
+            note = pact_note(roles, pact)
+            if note:
+                posts.append(note)
+        else:
+            posts.append(f"{seats}死亡，不公布身份。")
+    for death in deaths:
+        if death.cause in _DERELICTION:
+            posts.append(f"{death.seat}号（{death.shown}）{_DERELICTION[death.cause]}。")
+    if len(posts) == 1:
+        posts.append("昨夜平安，无人死亡。")
+    return tuple(posts)
+
+
+def pact_note(roles: Mapping[int, str], deaths: Iterable[Death]) -> str | None:
+    """鬼匪 6 “如果被毒死，也同样说明，与药同死的匪徒为‘被附体匪’(但是不公布双方谁是匪，谁是药)”."""
+    for death in deaths:
+        if death.cause == "poison_pact" and roles[death.seat] == POSSESSED:
+            return "与毒药同死的匪徒为“被附体匪”（不公布双方谁是匪、谁是药）。"
+    return None
+
+
+# ---------------------------------------------------------------- the day
+
+
+@dataclass(frozen=True)
+class DayResult:
+    """The day's vote applied: the new state, the deaths and the posts."""
+
+    state: VariantState
+    deaths: tuple[Death, ...]
+    posts: tuple[str, ...]
+
+
+def vote_out(state: VariantState, seats: Iterable[int]) -> DayResult:
+    """The day's vote-out of ``seats`` (one, or two for a 双杀), with the guards in force.
+
+    守护神: “如果该轮被守护人……被票，那么守护神替他去死”; 守护 4 “当守护人和被守护人
+    产生双杀票数时，二者同死”; 双守护 5 both gods die for a civilian they both
+    guard; 双守护 4 what is shown: “替人被票显灵时，身份仅仅揭露为‘守护神’”, a god
+    voted directly “宣布其身份为‘警神’或者‘匪神’”; 细则 4 a 鬼匪 shows as 匪 only,
+    a 被附体匪 as “被附体匪”. Decision: a voted 毒药 shows as 毒药.
+    """
+    voted = sorted(set(seats))
+    if not voted:
+        raise BadInput("没有被投出局的玩家。")
+    for seat in voted:
+        _need_alive(state, seat, "被投票出局")
+    deaths: list[Death] = []
+    posts: list[str] = []
+    for seat in voted:
+        saviours = protectors(state, seat)
+        spared = bool(saviours) and not set(saviours) & set(voted)
+        for guardian in saviours:
+            if guardian in voted or any(d.seat == guardian for d in deaths):
+                continue
+            deaths.append(Death(guardian, "guarded_vote", GUARDIAN))
+            posts.append(f"守护神显灵：{guardian}号替{seat}号被票出局，身份：守护神。")
+        if spared:
+            posts.append(f"{seat}号受守护，存活。")
+            continue
+        death = Death(seat, "voted", shown_identity(state.roles[seat]))
+        deaths.append(death)
+        posts.append(f"{seat}号被票出局，身份：{death.shown}。")
+    new = replace(state, out=state.out | {d.seat for d in deaths})
+    return DayResult(new, tuple(deaths), tuple(posts))
+
+
+def leave(state: VariantState, seat: int, cause: Literal["suicide", "drowned"]) -> DayResult:
+    """A death outside the vote and the night: 自杀 or 淹死; the card shows (鬼匪 5).
+
+    Decision: a guard protects only from the kill and the vote (“被杀、被票”).
+    """
+    _need_alive(state, seat, "出局")
+    role = state.roles[seat]
+    if cause == "suicide" and role not in KILLER_SIDE:
+        raise BadInput(f"{seat} 号不是匪徒：只有杀手可以亮牌自杀。")
+    death = Death(seat, cause, shown_identity(role))
+    word = "自杀" if cause == "suicide" else "淹死"
+    new = replace(state, out=state.out | {seat})
+    return DayResult(new, (death,), (f"{seat}号{word}出局，身份：{death.shown}。",))
+
+
+# ---------------------------------------------------------------- win, lose, draw
+
+
+def check_win(state: VariantState) -> Verdict | None:
+    """细则 5A–D; None while the game goes on.
+
+    A “匪全灭——包括被附体的匪，警察与民胜”; B “警察全灭或平民全灭——匪胜”; C “警方
+    全灭只剩毒药的时候，毒药无效，算平民，即——属于警方全灭的情况，匪胜” (the 毒药
+    counts neither as 警察 nor as 平民: “毒药存活与否与大局胜负判定无关”); D “警匪
+    同时全灭时，平局”. Decision: 匪 and 平民 wiped out together is a draw too.
+    Guardians count for no side.
+    """
+    return r20.side_verdict(
+        len(state.holders(*KILLER_SIDE)), len(state.holders(POLICE)), len(state.holders(CIVILIAN))
+    )
+
+
+def summary(variants: Iterable[str] = (), players: int | None = None) -> list[str]:
+    """The variants in Chinese lines, for ``killmod rules 2.0`` with a roster's variants."""
+    chosen = check_variants(variants)
+    lines = ["2.0 花样玩法（在 2.0 标准游戏基础上）"]
+    if not chosen:
+        lines.append("未选择花样玩法：按 2.0 标准游戏进行。")
+    if "ghost" in chosen:
+        lines += [
+            "鬼匪：匪徒之一（定匪帮后再抽）。全局可附体一次，须活着时、与杀人名单同时提交，先杀人后附体。",
+            "　附体平民：平民转为匪；附体警察：无效，警方被告知“你方人员遭遇附体，但未生效”；"
+            "附体毒药：鬼匪与毒药同死。",
+            "　鬼匪身份到游戏结束前不揭露（票死、自杀、淹死、毒死、被验都只算杀手）；"
+            "被附体匪被票死或被验时公布为“被附体匪”。",
+        ]
+    if "poison" in chosen:
+        lines += [
+            "毒药：立场属警方，不验人，与警察互不知情。匪徒提交杀人名单时须附“生死状”"
+            "（错杀毒药时与之同死的匪徒）。",
+            "　被杀：与生死状上的匪徒同死，两人都不公布身份；"
+            "被验：通知毒药，警察当回合可再验一人。",
+        ]
+    if "guardian" in chosen or "double-guardian" in chosen:
+        lines += [
+            "守护神：每轮与杀、验名单同时提交守护对象；被守护人当轮被杀或被票，守护神替他去死。",
+            "　不得守护自己或死人；每人只能被同一守护神守护一次；累计两次不守护，渎职死亡；"
+            "连续两回合无人可守，被迫渎职死。",
+            "　守护人与被守护人被双杀时，二者同死。",
+        ]
+    if "guardian" in chosen:
+        lines.append("　守护神立场自选；替人被杀时不公布是直接被刀还是替死；票死揭身份。")
+    if "double-guardian" in chosen:
+        lines += [
+            "双守护：警神守护只对警察、平民（及毒药）有效；匪神守护只对匪徒和平民有效。",
+            "　替人被杀不揭露身份；替人被票只揭露为“守护神”；自己被票死揭露为警神或匪神；"
+            "被验时向警方说明警神或匪神。",
+            "　双神同守一平民，该人当轮死亡时双神皆死。",
+            "　匪神被杀手直接杀死：从当轮起警神失去守护能力（当轮守护名单作废），仅私下通知警神。",
+        ]
+    lines.append(
+        "胜负：匪（含被附体匪）全灭，警民胜；警察全灭或平民全灭，匪胜"
+        "（毒药不算警察）；警匪同时全灭，平局。"
+    )
+    if players is not None:
+        row = table_row(players, chosen)
+        lines.append(
+            f"{players} 人局：警察 {row['police']} 人，杀手 {row['killers']} 人"
+            f"（含鬼匪 {row['ghost']} 人），毒药 {row['poison']} 人，守护神 {row['guardians']} 人，"
+            f"平民 {row['civilians']} 人。"
+        )
+    return lines

@@ -1,0 +1,447 @@
+"""The X game rules (标准游戏规则（X游戏）): roles, night, last words, ties, win check.
+
+Pure functions over frozen dataclasses: no I/O, no clock; randomness only
+through an injected ``random.Random``. Each function cites the sentence of the
+rule text it implements; decisions where the text leaves room are written in
+docs/rules/x.md, each with the test that holds it.
+
+``team_choice`` and ``feedback`` are also used by 2.0 (``killmod.rules.r20``),
+whose night works the same way.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from killmod.errors import BadInput
+from killmod.model import Outcome
+from killmod.names import fold
+from killmod.rules.policy import TallyPolicy
+from killmod.rules.r10 import (
+    Verdict,
+    check_deal,
+    check_player_count,
+    check_seat,
+    deal_roles,
+    seats_text,
+)
+
+NAME = "x"
+
+POLICE = "警察"
+KILLER = "杀手"
+CIVILIAN = "平民"
+ROLES = (POLICE, KILLER, CIVILIAN)
+
+# 4．游戏胜负判定方法 4) “平民的胜负与警察相同”: police and civilians win or lose together.
+GOOD_CAMP = "警民"
+KILLER_CAMP = "杀手"
+
+# 1．参加人数及警匪配置.
+MIN_PLAYERS = 8
+MAX_PLAYERS = 16
+
+# 3.18 “每个人只有一次投票机会，也可弃权不投”: not voting is abstaining; no warning.
+TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
+# 注意事项 6) “游戏中严禁亮牌”; 3.16 the dead leave after 遗言 without showing a card.
+REVEAL_ON_OUT = False
+
+# 专业术语 / 入门技巧 1): “裁判给了杀手的手势（同时可模仿裁判手势竖起右手拇指配合发言）”.
+KILLER_GESTURE = "竖起右手拇指"
+
+
+def police_count(players: int) -> int:
+    """1．“玩家数在8~10人为2警2匪，11~14人为3警3匪，15~16人为4警4匪配置”."""
+    check_player_count(players, MIN_PLAYERS, MAX_PLAYERS, "X 游戏")
+    if players <= 10:
+        return 2
+    return 3 if players <= 14 else 4
+
+
+def table_row(players: int) -> dict:
+    """The role table for ``players`` (8–16), with ``last_words`` = how many deaths get 遗言."""
+    police = police_count(players)
+    return {
+        "players": players,
+        "civilians": players - 2 * police,
+        "police": police,
+        "killers": police,
+        "last_words": police,
+    }
+
+
+def table() -> list[dict]:
+    """Every row of the role table."""
+    return [table_row(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
+
+
+def camp(role: str | None) -> str | None:
+    """杀手 is its own side; 警察 and 平民 win together (None when unknown)."""
+    if role is None:
+        return None
+    _check_role(role)
+    return KILLER_CAMP if role == KILLER else GOOD_CAMP
+
+
+def _check_role(role: str) -> None:
+    if role not in ROLES:
+        raise BadInput(f"「{role}」不是 X 游戏的身份（可用：{'、'.join(ROLES)}）。")
+
+
+def warning_action(total: int, substitutes_left: int) -> str:
+    """X sets no penalty for not voting: a warning is only ever a warning.
+
+    The tally never calls this (``TALLY_POLICY.warn_non_voters`` is False).
+    """
+    return "warn"
+
+
+def deal(seats: Iterable[int], rng: random.Random) -> dict:
+    """3.1 “裁判将洗好的12张牌……交大家抽取”: roles by seat, shuffled with ``rng``."""
+    order = sorted(set(seats))
+    row = table_row(len(order))
+    counts = {POLICE: row["police"], KILLER: row["killers"], CIVILIAN: row["civilians"]}
+    return deal_roles(order, counts, rng)
+
+
+# ---------------------------------------------------------------- shared night helpers
+
+
+def team_choice(opinions: Mapping[int, int | None], team: Collection[int]) -> int:
+    """The team's one target from its members' ``opinions`` (None = no opinion).
+
+    3.6 “如果意见无法完全统一，则由裁判取其中多数人的意见（不给任何意见者将被裁判
+    视为同意其他人的意见）”; 注意事项 7) “杀人或验人或自杀时要少数服从多数”.
+    Decision: a tie at the top is no majority: ``BadInput`` asking the team to
+    agree. Opinions from outside ``team`` are a ``BadInput``.
+    """
+    members = set(team)
+    strangers = sorted(set(opinions) - members)
+    if strangers:
+        raise BadInput(f"{seats_text(strangers)}不在本方，不能提交意见。")
+    counts = Counter(target for target in opinions.values() if target is not None)
+    if not counts:
+        raise BadInput("没有人给出意见，请本方给出目标。")
+    ranked = counts.most_common()
+    top = [target for target, n in ranked if n == ranked[0][1]]
+    if len(top) > 1:
+        tied = seats_text(sorted(top))
+        raise BadInput(f"意见平票（{tied}各 {ranked[0][1]} 人），请本方统一意见。")
+    return top[0]
+
+
+@dataclass(frozen=True)
+class PoliceFeedback:
+    """The judge's answer to the police: the checked seat, what it is, the private text."""
+
+    seat: int
+    identity: str
+    gesture: str | None
+    text: str
+
+
+def feedback(seat: int, identity: str) -> PoliceFeedback:
+    """3.11 “由裁判给出相应的手势……来告知警察被指认人的准确身份” as a private text.
+
+    Only the killer's gesture is written in the rule text (竖起右手拇指); the
+    others are told in words.
+    """
+    gesture = KILLER_GESTURE if identity == KILLER else None
+    text = f"请看裁判手势：{seat}号的身份是{identity}。"
+    if gesture:
+        text = f"请看裁判手势（{gesture}）：{seat}号的身份是{identity}。"
+    return PoliceFeedback(seat, identity, gesture, text)
+
+
+# ---------------------------------------------------------------- game state
+
+
+@dataclass(frozen=True)
+class XState:
+    """An X game: roles by seat and the dead in the order they died."""
+
+    roles: Mapping[int, str]
+    deaths: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roles", dict(self.roles))
+        object.__setattr__(self, "deaths", tuple(self.deaths))
+        for seat, role in self.roles.items():
+            check_seat(seat)
+            _check_role(role)
+        for seat in self.deaths:
+            if seat not in self.roles:
+                raise BadInput(f"没有 {seat} 号玩家。")
+        if len(set(self.deaths)) != len(self.deaths):
+            raise BadInput("死亡记录中同一座位出现了两次。")
+
+    @property
+    def living(self) -> tuple[int, ...]:
+        """The seats still in the game."""
+        return tuple(seat for seat in sorted(self.roles) if seat not in self.deaths)
+
+    def holders(self, role: str) -> tuple[int, ...]:
+        """The living seats of ``role``."""
+        return tuple(seat for seat in self.living if self.roles[seat] == role)
+
+    @property
+    def police_dealt(self) -> int:
+        """How many police the game was dealt (= how many deaths get 遗言)."""
+        return list(self.roles.values()).count(POLICE)
+
+
+def new_game(roles: Mapping[int, str]) -> XState:
+    """A game's first state; the dealt ``roles`` must match the table row."""
+    row = table_row(len(roles))
+    for role in roles.values():
+        _check_role(role)
+    expected = {POLICE: row["police"], KILLER: row["killers"], CIVILIAN: row["civilians"]}
+    check_deal(roles, expected, "")
+    return XState(roles)
+
+
+def _living(state: XState, seat: int, what: str) -> int:
+    if seat not in state.roles:
+        raise BadInput(f"没有 {seat} 号玩家，不能{what}。")
+    if seat in state.deaths:
+        raise BadInput(f"{seat} 号已出局，不能{what}。")
+    return seat
+
+
+# ---------------------------------------------------------------- last words (遗言)
+
+
+def last_words_post(death_no: int, police: int) -> str | None:
+    """3.21 “留遗言人数与警匪人数相同……前面3个死人（包括被杀者和被公决者）可留遗言”.
+
+    ``death_no`` counts every death of the game from 1. Judge's phrase 11:
+    “请留第N个（最后一个）遗言”. None when this death has no last words.
+    """
+    if death_no < 1:
+        raise BadInput(f"死亡顺序应从 1 开始，不是 {death_no}。")
+    if death_no > police:
+        return None
+    if death_no == police:
+        return f"请留第{death_no}个（最后一个）遗言。"
+    return f"请留第{death_no}个遗言。"
+
+
+# ---------------------------------------------------------------- the night
+
+
+@dataclass(frozen=True)
+class NightResult:
+    """A night: the new state, who was killed, the police's feedback and the morning posts."""
+
+    state: XState
+    victim: int
+    feedback: PoliceFeedback | None
+    posts: tuple[str, ...]
+
+
+def resolve_night(state: XState, kill: int, check: int | None = None) -> NightResult:
+    """3.3–3.16: the killers kill ``kill``; the police check ``check`` and see a gesture.
+
+    “杀手请杀人 —— 杀手在规定时间内需要杀某一个人”: the kill is required.
+    Decision: the police's check is optional (a check not made gives no
+    feedback). Kill and check are made on the same night: the check reads the
+    target's card even when the killers chose the same player.
+    """
+    if not state.holders(KILLER):
+        raise BadInput("杀手已全部出局，游戏应已结束。")
+    _living(state, kill, "被杀")
+    result = None
+    if check is not None:
+        if not state.holders(POLICE):
+            raise BadInput("警察已全部出局，不能验人。")
+        _living(state, check, "被验")
+        result = feedback(check, state.roles[check])
+    new = XState(state.roles, (*state.deaths, kill))
+    posts = ["天亮了，请大家睁眼。", f"本轮被杀的是{kill}号。"]
+    words = last_words_post(len(new.deaths), state.police_dealt)
+    posts.append(words or f"{kill}号没有遗言。")
+    return NightResult(new, kill, result, tuple(posts))
+
+
+def first_kill_allowed(victim: str, previous_first_victim: str | None) -> bool:
+    """注意事项 8) “不允许连续两局第一轮杀同一个人”.
+
+    Seats change between games, so players are compared by forum name
+    (folded: case, width and spacing do not matter).
+    """
+    return previous_first_victim is None or fold(victim) != fold(previous_first_victim)
+
+
+def check_first_kill(victim: str, previous_first_victim: str | None) -> None:
+    """``BadInput`` when the first-round kill repeats the previous game's first victim."""
+    if not first_kill_allowed(victim, previous_first_victim):
+        raise BadInput(f"不允许连续两局第一轮杀同一个人：上一局第一轮被杀的就是「{victim}」。")
+
+
+# ---------------------------------------------------------------- the day vote
+
+
+def majority_reached(votes: int, voters: int) -> bool:
+    """Judge's phrase 15 “票已过半数 —— 票数过半，将被公决人选已确定”."""
+    return votes > voters // 2
+
+
+@dataclass(frozen=True)
+class TieStage:
+    """Which vote of the day is running.
+
+    ``vote`` the day's vote; ``tied_revote`` after the tied players spoke, a
+    vote among them; ``final_revote`` after everyone else spoke, a last vote
+    among the players tied again.
+    """
+
+    kind: Literal["vote", "tied_revote", "final_revote"] = "vote"
+    tied: tuple[int, ...] = ()
+
+
+VOTE = TieStage()
+
+
+@dataclass(frozen=True)
+class TieStep:
+    """What follows a vote: the next vote (or None), who is out, whether it is a draw, posts."""
+
+    stage: TieStage | None
+    out: int | None
+    draw: bool
+    posts: tuple[str, ...]
+
+
+def tie_stage(previous_stage: TieStage, outcome: Outcome) -> TieStep:
+    """4.5) the tie procedure as a state machine over the day's votes.
+
+    “如出现得最多票数者达到一人以上，则由平票者进行再一轮的发言，发言过后再次对平票人
+    进行投票，得票多的人出局；若再次出现平票，则由平票人以外的其他人逐一发言，之后
+    投票，得票多的人出局；若仍然平票，则本局将被系统硬性判定为平局。”
+
+    ``outcome`` is the tally of the vote ``previous_stage`` names. Decisions:
+    each re-vote is among the players tied in the vote before it; in a re-vote,
+    no vote at all leaves everyone tied; a day's first vote with no vote at all
+    puts nobody out.
+    """
+    stage = previous_stage
+    if stage.kind != "vote":
+        _within(outcome, stage.tied)
+    if outcome.kind == "eliminated":
+        assert outcome.seat is not None
+        return TieStep(None, outcome.seat, False, (f"{outcome.seat}号得票最多，被公决出局。",))
+    if stage.kind == "vote" and outcome.kind == "none":
+        return TieStep(None, None, False, ("无人得票，本轮无人出局。",))
+    tied = tuple(sorted(outcome.seats)) if outcome.kind == "tie" else stage.tied
+    names = _tied_names(tied)
+    if stage.kind == "vote":
+        return TieStep(
+            TieStage("tied_revote", tied),
+            None,
+            False,
+            (_tie_line(tied), f"请{names}开始辩。", f"现在对{names}再次投票。"),
+        )
+    if stage.kind == "tied_revote":
+        return TieStep(
+            TieStage("final_revote", tied),
+            None,
+            False,
+            (
+                f"再次平票：{_tie_line(tied)}",
+                f"请除{names}以外的人开始发言。",
+                f"现在对{names}再次投票。",
+            ),
+        )
+    return TieStep(None, None, True, ("仍然平票，本局硬性判定为平局。",))
+
+
+def _tied_names(tied: tuple[int, ...]) -> str:
+    return "与".join(f"{seat}号" for seat in tied) if len(tied) == 2 else seats_text(tied)
+
+
+def _tie_line(tied: tuple[int, ...]) -> str:
+    """Judge's phrase 17 “现在有N人票数相同（或A与B平票）”."""
+    if len(tied) == 2:
+        return f"{tied[0]}号与{tied[1]}号平票。"
+    return f"现在有{len(tied)}人票数相同：{seats_text(tied)}。"
+
+
+def _within(outcome: Outcome, tied: tuple[int, ...]) -> None:
+    seats = (outcome.seat,) if outcome.kind == "eliminated" else outcome.seats
+    stray = [seat for seat in seats if seat not in tied]
+    if stray:
+        raise BadInput(f"这一轮只对 {seats_text(tied)} 投票，{seats_text(stray)}不在其中。")
+
+
+@dataclass(frozen=True)
+class DayResult:
+    """A player voted out: the new state and the judge's posts (遗言 when due)."""
+
+    state: XState
+    seat: int
+    last_words: bool
+    posts: tuple[str, ...]
+
+
+def vote_out(state: XState, seat: int) -> DayResult:
+    """3.19 “得票最多者视为被公决出局，留遗言后退出本局游戏” (while 遗言 remain).
+
+    Also for judge's phrase 22 “某某认匪，不用投票出局”: a confessed killer is out
+    the same way.
+    """
+    _living(state, seat, "被公决")
+    new = XState(state.roles, (*state.deaths, seat))
+    words = last_words_post(len(new.deaths), state.police_dealt)
+    posts = (f"{seat}号被公决出局。", words or f"{seat}号没有遗言。")
+    return DayResult(new, seat, words is not None, posts)
+
+
+# ---------------------------------------------------------------- win, lose, draw
+
+
+def check_win(state: XState) -> Verdict | None:
+    """4．游戏胜负判定方法; None while the game goes on.
+
+    1) “杀手一方全部死去，则警察一方获胜”; 2) “警察一方全部死去，则杀手一方获胜”;
+    3) “平民全部死去为平局”; 4) “平民的胜负与警察相同”. Decision: the draw of 3)
+    comes first (one death at a time cannot meet two conditions, but a state
+    given by hand can).
+    """
+    police, killers = state.holders(POLICE), state.holders(KILLER)
+    if not state.holders(CIVILIAN):
+        return Verdict(None, "平民全部出局，平局。")
+    if not killers and not police:
+        return Verdict(None, "警察与杀手同时全部出局，平局。")
+    if not killers:
+        return Verdict(GOOD_CAMP, "杀手全部出局，警察一方（及平民）获胜。")
+    if not police:
+        return Verdict(KILLER_CAMP, "警察全部出局，杀手一方获胜。")
+    return None
+
+
+def summary(players: int | None = None) -> list[str]:
+    """The rule set in Chinese lines, for ``killmod rules x``."""
+    lines = [
+        "X 游戏（标准游戏规则，面杀）",
+        f"人数：{MIN_PLAYERS}–{MAX_PLAYERS} 人；8–10 人 2 警 2 匪，11–14 人 3 警 3 匪，"
+        "15–16 人 4 警 4 匪，其余为平民。",
+        "夜晚：杀手杀一人（意见不一取多数，不表态视为同意）；警察验一人，裁判以手势告知准确身份。",
+        "白天：宣布被杀者；发言后投票，可弃权；得票最多者出局。",
+        "平票：平票者发言后再投；再平则其他人发言后再投；仍平则本局平局。",
+        "遗言：前 N 个死者（N = 警察人数，含被杀和被公决）可留遗言，之后没有遗言。",
+        "亮牌：严禁亮牌，出局不公布身份。",
+        "胜负：杀手全部出局，警民胜；警察全部出局，杀手胜；平民全部出局，平局。",
+        "连续两局的第一轮不得杀同一个人。",
+        "计票：不投票视为弃权，不警告。",
+    ]
+    if players is not None:
+        row = table_row(players)
+        lines.append(
+            f"{players} 人局：警察 {row['police']} 人，杀手 {row['killers']} 人，"
+            f"平民 {row['civilians']} 人；前 {row['last_words']} 个死者有遗言。"
+        )
+    return lines
