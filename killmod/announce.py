@@ -2,7 +2,8 @@
 
 Every sentence comes from a Jinja2 template under ``templates/`` (or the
 judge's own folder, ``--templates``); this module only hands them data.
-Only camps are handed to public templates, never roles.
+Public templates get only what the rule set announces: a camp where it
+announces camps (1.2), the identities its reveal rules show, never a role.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from types import ModuleType
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
 
 from killmod.errors import BadInput
-from killmod.model import TallyResult
+from killmod.model import DayStep, TallyResult
+from killmod.rules import announced_camp
 from killmod.times import format_iso
 
 SCHEMA = "killmod.tally/1"
@@ -65,12 +67,13 @@ def render_tally(
 
 
 def tally_view(result: TallyResult, rules: ModuleType) -> dict:
-    """What the tally templates see: the result, names by seat, and public camps only."""
+    """What the tally templates see: the result, names by seat, public camps only, the
+    rule set's tally policy and what the vote leads to (``day``)."""
     players = {player.seat: player for player in result.roster.players}
     revealed = {warning.seat for warning in result.warnings if warning.action == "out"}
     if result.outcome.kind == "eliminated":
         revealed.add(result.outcome.seat)
-    camps = {seat: rules.camp(players[seat].role) for seat in revealed}
+    camps = {seat: announced_camp(rules, players[seat].role) for seat in revealed}
     history: dict[int, list] = {}
     for verdict in result.verdicts:
         if verdict.seat is not None and verdict.verdict in ("counted", "superseded"):
@@ -83,6 +86,9 @@ def tally_view(result: TallyResult, rules: ModuleType) -> dict:
         "history": history,
         "non_voters": [b for b in result.ballots if b.kind == "self"],
         "warnings": {warning.seat: warning for warning in result.warnings},
+        "policy": rules.TALLY_POLICY,
+        "day": result.day,
+        "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
     }
 
 
@@ -180,6 +186,21 @@ def tally_json(result: TallyResult, rules: ModuleType) -> dict:
             }
             for v in result.verdicts
         ],
+        **({"day": _day_json(result.day)} if result.day else {}),
+    }
+
+
+def _day_json(day: DayStep) -> dict:
+    """What the vote leads to under the rule set: the stage, who is out, what is shown, next."""
+    return {
+        "stage": day.stage.as_json(),
+        "out": list(day.out),
+        "voted": list(day.voted),
+        "shown": {str(seat): identity for seat, identity in day.shown},
+        "next": day.next.as_json() if day.next else None,
+        "posts": list(day.posts),
+        "knife": day.knife.as_json() if day.knife else None,
+        "over": day.over.as_json() if day.over else None,
     }
 
 

@@ -6,9 +6,16 @@ Old Chinese boards send GBK/GB2312 or Big5: decode by the declared charset
 
 from __future__ import annotations
 
+import codecs
 import re
 
+from killmod.errors import TallyFailed
+
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_-]+)""", re.IGNORECASE)
+_ASCII = bytes(range(128))
+# More undecodable sequences than one in this many non-ASCII bytes: the bytes are in
+# another charset than the declared one (a stray bad byte is far rarer).
+_MISMATCH_RATIO = 50
 _ALIASES = {
     "gbk": "gb18030",
     "gb2312": "gb18030",
@@ -36,11 +43,15 @@ def codec_for(charset: str) -> str:
     return _ALIASES.get(charset.lower(), charset.lower())
 
 
-def decode_html(body: bytes, header_charset: str | None = None) -> str:
+def decode_html(body: bytes, header_charset: str | None = None, *, source: str = "") -> str:
     """The page's text, decoded by its declared charset.
 
     With no declaration at all (a saved archiver page lost its HTTP header),
-    UTF-8 is taken only when the bytes are valid UTF-8, else GB18030.
+    UTF-8 is taken only when the bytes are valid UTF-8, else GB18030.  Bytes that
+    are not in the declared charset are an error (``TallyFailed`` naming ``source``),
+    never names and votes read as mojibake: a page declared GBK or Big5 whose
+    non-ASCII bytes are valid UTF-8, or a page whose bytes mostly fail to decode.
+    A stray undecodable byte here and there is replaced.
     """
     charset = declared_charset(body, header_charset)
     if charset is None:
@@ -49,7 +60,24 @@ def decode_html(body: bytes, header_charset: str | None = None) -> str:
         except UnicodeDecodeError:
             return body.decode("gb18030", errors="replace")
     try:
-        codec = codec_for(charset)
-        return body.decode(codec, errors="replace")
+        codec = codecs.lookup(codec_for(charset)).name
     except LookupError:
         return body.decode("utf-8", errors="replace")
+    where = f"：{source}" if source else ""
+    if codec != "utf-8" and not body.isascii() and _is_utf8(body):
+        raise TallyFailed(f"页面的字符编码与声明不符（声明为 {charset}，内容却是 UTF-8）{where}")
+    text = body.decode(codec, errors="replace")
+    errors = text.count("\ufffd")
+    if errors and errors * _MISMATCH_RATIO >= len(body.translate(None, _ASCII)):
+        raise TallyFailed(
+            f"页面的字符编码与声明不符（声明为 {charset}，有 {errors} 处无法按它解码）{where}"
+        )
+    return text
+
+
+def _is_utf8(body: bytes) -> bool:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -9,6 +9,7 @@ with an exit code, never as a traceback.
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 from functools import wraps
 
@@ -19,6 +20,7 @@ COMMANDS = {
     "init": "killmod.commands.init:init",
     "deal": "killmod.commands.deal:deal",
     "tally": "killmod.commands.tally:tally",
+    "watch": "killmod.commands.watch:watch",
     "lottery": "killmod.commands.lottery:lottery",
     "night": "killmod.commands.night:night",
     "lurkers": "killmod.commands.lurkers:lurkers",
@@ -27,16 +29,30 @@ COMMANDS = {
     "penalty": "killmod.commands.audit:penalty",
     "sub": "killmod.commands.sub:sub",
     "status": "killmod.commands.status:status",
+    "rules": "killmod.commands.rules:rules",
+    "suicide": "killmod.commands.suicide:suicide",
 }
 
 
+class _Notices(logging.Handler):
+    """Shows killmod's logged warnings (in Chinese) on stderr while a command runs."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"注意：{record.getMessage()}", err=True)
+
+
 def user_errors(command):
-    """Print a KillmodError's Chinese message and exit with its code: no traceback."""
+    """Print a KillmodError's Chinese message and exit with its code: no traceback.
+
+    Warnings killmod logs on the way (``logging``) are shown on stderr.
+    """
 
     @wraps(command)
     def wrapper(*args, **kwargs):
         from killmod.errors import KillmodError
 
+        notices = _Notices(logging.WARNING)
+        logging.getLogger("killmod").addHandler(notices)
         try:
             return command(*args, **kwargs)
         except KillmodError as error:
@@ -45,6 +61,8 @@ def user_errors(command):
         except KeyboardInterrupt:
             click.echo("已取消。", err=True)
             sys.exit(130)
+        finally:
+            logging.getLogger("killmod").removeHandler(notices)
 
     return wrapper
 

@@ -30,7 +30,7 @@ from killmod.model import (
 )
 from killmod.names import fold
 from killmod.rulings import Ruling
-from killmod.votes import BallotReader, Reading
+from killmod.votes import BallotReader, KnifeReader, Reading
 
 # DESIGN §5.4: when several reasons fit one post, the first of these is reported.
 REASONS = (
@@ -58,6 +58,22 @@ class TallyOptions:
 
 
 @dataclass(frozen=True)
+class Scope:
+    """What the game file says about this vote: who has no ballot, whom it may name, since when.
+
+    The posts of a ``silenced`` seat carry no ballot (V4.0 癫狂): verdict ``frenzy``
+    and a ``frenzy`` flag. ``candidates`` are the only seats a vote may name (empty:
+    any living player); a vote for another is ``invalid_target`` noted
+    ``not_candidate``. Posts at or before ``opened`` belong to the round's previous
+    vote: verdict ``earlier_vote``. Neither verdict is a rejection.
+    """
+
+    silenced: frozenset[int] = frozenset()
+    candidates: frozenset[int] = frozenset()
+    opened: datetime | None = None
+
+
+@dataclass(frozen=True)
 class _Accepted:
     post: Post
     seat: int
@@ -77,11 +93,13 @@ def count_votes(
     source: Source,
     round_no: int = 1,
     options: TallyOptions | None = None,
-    reader: BallotReader | None = None,
+    reader: BallotReader | KnifeReader | None = None,
+    scope: Scope | None = None,
 ) -> TallyResult:
-    """Tally one day vote under ``rules`` (a module of ``killmod.rules``)."""
+    """Tally one day vote under ``rules`` (a module of ``killmod.rules``) within ``scope``."""
     options = options or TallyOptions()
     reader = reader or BallotReader(roster)
+    scope = scope or Scope()
     authors = AuthorIndex(roster)
     ordered = sorted(posts, key=lambda post: (post.posted_at, post.pid))
     verdicts: dict[int, Verdict] = {}
@@ -90,7 +108,7 @@ def count_votes(
     accepted: dict[int, list[_Accepted]] = {}
 
     for post in ordered:
-        judgement = _judge(post, roster, deadline, authors, reader, options, flags)
+        judgement = _judge(post, roster, deadline, authors, reader, options, scope, flags)
         if isinstance(judgement, _Accepted):
             accepted.setdefault(judgement.seat, []).append(judgement)
             continue
@@ -151,7 +169,7 @@ def count_votes(
     )
 
 
-def _judge(post, roster, deadline, authors, reader, options, flags):
+def _judge(post, roster, deadline, authors, reader, options, scope, flags):
     """Either an accepted ballot or (verdict, seat, reading, ruling note, notes)."""
     standing, player = authors.identify(post)
     seat = player.seat if player else None
@@ -165,6 +183,11 @@ def _judge(post, roster, deadline, authors, reader, options, flags):
         return "dead", seat, None, ruling_note, ()
     if ruling and ruling.ignore:
         return "ignored", seat, None, ruling_note, ()
+    if scope.opened is not None and post.posted_at <= scope.opened:
+        return "earlier_vote", seat, None, ruling_note, ()
+    if seat in scope.silenced:
+        flags.append(Flag(post.floor, seat, "frenzy"))
+        return "frenzy", seat, None, ruling_note, ()
     timing = _timing(post.posted_at, post.precision, deadline)
     if timing == "late":
         return "late", seat, None, ruling_note, ()
@@ -186,6 +209,8 @@ def _judge(post, roster, deadline, authors, reader, options, flags):
         return "unknown_target", seat, reading, ruling_note, notes
     if reading.kind == "vote" and not _valid_target(reading.target, roster):
         return "invalid_target", seat, reading, ruling_note, notes
+    if reading.kind == "vote" and scope.candidates and reading.target not in scope.candidates:
+        return "invalid_target", seat, reading, ruling_note, (*notes, "not_candidate")
     if post.edited_at is not None and ruling is None:
         edit_timing = _timing(post.edited_at, "minute", deadline)
         if options.edits == "strict" or edit_timing == "late":

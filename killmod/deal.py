@@ -9,18 +9,15 @@ from pathlib import Path
 
 from killmod.announce import render
 from killmod.errors import BadInput
-from killmod.model import Roster
-from killmod.rules import rule_set
+from killmod.gamestate import flow_of
+from killmod.model import Player, Roster
 from killmod.store import Game
 
 
 def deal_roles(roster: Roster, seed: int | None = None) -> dict[int, str]:
     """Roles by seat: the rule set's table shuffled (``secrets`` unless a seed is given)."""
-    table = rule_set(roster.rules).role_table(len(roster.players))
-    roles = [role for role, count in table.items() for _ in range(count)]
-    shuffle = random.Random(seed).shuffle if seed is not None else secrets.SystemRandom().shuffle
-    shuffle(roles)
-    return {player.seat: role for player, role in zip(roster.players, roles, strict=True)}
+    rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
+    return flow_of(roster).deal([player.seat for player in roster.players], rng)
 
 
 def deal(game: Game, seed: int | None = None) -> dict[int, str]:
@@ -36,20 +33,29 @@ def deal(game: Game, seed: int | None = None) -> dict[int, str]:
 
 
 def notices(roster: Roster, templates: Path | None = None) -> dict[int, str]:
-    """The private notice (站内短信) for each seat, from ``notice.j2``."""
-    rules = rule_set(roster.rules)
-    killers = [p for p in roster.players if p.role == rules.KILLER]
+    """The private notice (站内短信) for each seat, from ``notice.j2``.
+
+    A player of a team (the rule set's ``teams``: the killers, and the police
+    where they act together) is told the other members.
+    """
+    flow = flow_of(roster)
     return {
         player.seat: render(
             "notice.j2",
             templates,
             player=player,
             rules=roster.rules,
-            partners=[k for k in killers if k.seat != player.seat],
-            is_killer=player.role == rules.KILLER,
+            partners=_partners(player, roster, flow.teams),
+            is_killer=player.role == flow.rules.KILLER,
         )
         for player in roster.players
     }
+
+
+def _partners(player: Player, roster: Roster, teams: tuple[frozenset[str], ...]) -> list[Player]:
+    """The other members of ``player``'s team, if the role is in one."""
+    team = next((roles for roles in teams if player.role in roles), frozenset())
+    return [p for p in roster.players if p.role in team and p.seat != player.seat]
 
 
 def write_notices(texts: dict[int, str], roster: Roster, folder: Path) -> list[Path]:

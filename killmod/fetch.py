@@ -1,74 +1,328 @@
-"""Fetching forum pages over HTTP: one session, timeouts, retries, bounded concurrency."""
+"""Fetching forum pages over HTTP: one session, timeouts, retries, politeness, a cache.
+
+A ``Fetcher`` holds one ``requests`` session (a real User-Agent, the judge's cookies,
+urllib3's ``Retry``: exponential backoff on connection errors, read timeouts, 429 and 5xx,
+honouring ``Retry-After``), a pacer that spaces request starts to the same host, and the
+page cache.  Pages are fetched at most ``jobs`` at once, in the order given, with a
+progress line on stderr when it is a terminal.  Every failure is a ``TallyFailed`` naming
+the page; cookie values never appear in any message.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import ipaddress
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from http.cookiejar import LoadError, MozillaCookieJar
+from pathlib import Path
+from typing import TextIO
 from urllib.parse import urlsplit
 
 import requests
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import ProtocolError, ReadTimeoutError
 from urllib3.util.retry import Retry
 
-from killmod.errors import TallyFailed
+from killmod.cache import Fetched, PageCache
+from killmod.errors import BadInput, TallyFailed
+
+__all__ = ["FetchOptions", "Fetched", "Fetcher", "load_cookies"]
 
 USER_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
     "Chrome/124.0 Safari/537.36 killmod/0.1"
 )
-TIMEOUT = (5, 20)  # connect, read (seconds)
+CONNECT_TIMEOUT = 5.0  # seconds; the read timeout is FetchOptions.timeout
+MAX_RETRY_AFTER = 60.0  # seconds: a longer Retry-After is waited this long
+_HTTP_REASONS = {
+    401: "需要登录",
+    403: "没有权限",
+    404: "页面不存在",
+    429: "访问太频繁，论坛拒绝了请求",
+}
 
 
 @dataclass(frozen=True)
-class Fetched:
-    """One fetched page: its bytes, the charset the header declared, and when."""
+class FetchOptions:
+    """How to fetch: concurrency, politeness, timeouts, retries, cookies and the cache.
 
-    url: str
-    body: bytes
-    header_charset: str | None
-    fetched_at: datetime
+    ``delay`` is the least time between two request starts to the same host; ``timeout``
+    the read timeout in seconds; ``retries`` how many times a page is tried again;
+    ``backoff`` urllib3's backoff factor (waits of 0, 2×, 4× … it).  ``cache`` is the
+    cache folder (None: no cache); ``offline`` reads the cache alone; ``refresh`` never
+    takes a page from the cache.  ``progress`` draws the progress line (on a terminal).
+    """
+
+    jobs: int = 4
+    delay: float = 0.2
+    timeout: float = 20.0
+    retries: int = 3
+    backoff: float = 0.5
+    cookies: Path | None = None
+    cache: Path | None = None
+    offline: bool = False
+    refresh: bool = False
+    progress: bool = False
 
 
-def new_session(retries: int = 3) -> requests.Session:
-    """A session with a real User-Agent and retries with backoff on 429/5xx."""
+class _Retry(Retry):
+    """urllib3's Retry with the board's Retry-After capped at ``MAX_RETRY_AFTER``."""
+
+    def parse_retry_after(self, retry_after: str) -> float:
+        return min(super().parse_retry_after(retry_after), MAX_RETRY_AFTER)
+
+
+def new_session(options: FetchOptions) -> requests.Session:
+    """A session with a real User-Agent, the judge's cookies and retries with backoff."""
     session = requests.Session()
     session.headers["User-Agent"] = USER_AGENT
-    retry = Retry(
-        total=retries,
-        backoff_factor=0.5,
+    if options.cookies is not None:
+        session.cookies.update(load_cookies(options.cookies))
+    retry = _Retry(
+        total=options.retries,
+        backoff_factor=options.backoff,
         status_forcelist=(429, 500, 502, 503, 504),
         allowed_methods=("GET",),
         respect_retry_after_header=True,
         raise_on_status=False,
     )
-    adapter = HTTPAdapter(max_retries=retry, pool_maxsize=8)
+    adapter = HTTPAdapter(max_retries=retry, pool_maxsize=max(options.jobs, 1))
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
 
 
-def fetch(session: requests.Session, url: str) -> Fetched:
-    """GET one page; any failure is a TallyFailed naming the page and why."""
+def load_cookies(path: Path) -> MozillaCookieJar:
+    """The cookies of a Netscape cookies.txt (as browser extensions export it).
+
+    A bad file is bad input naming the file, never quoting it: its lines hold the
+    cookie values.
+    """
+    jar = MozillaCookieJar(str(path))
     try:
-        response = session.get(url, timeout=TIMEOUT)
-    except requests.exceptions.Timeout:
-        raise TallyFailed(f"读取页面超时：{url}") from None
-    except requests.exceptions.SSLError as error:
-        raise TallyFailed(f"无法建立安全连接（TLS 错误）：{url}（{error}）") from None
-    except requests.exceptions.ConnectionError:
-        host = urlsplit(url).hostname or url
-        raise TallyFailed(f"无法连接论坛 {host}：{url}") from None
-    except requests.exceptions.RequestException as error:
-        raise TallyFailed(f"读取页面失败：{url}（{error}）") from None
-    if response.status_code != 200:
-        raise TallyFailed(f"读取页面失败（HTTP {response.status_code}）：{url}")
-    header_charset = (
-        response.encoding if "charset" in response.headers.get("Content-Type", "") else None
-    )
-    return Fetched(url, response.content, header_charset, _server_clock(response))
+        with warnings.catch_warnings():  # http.cookiejar warns with the offending line
+            warnings.simplefilter("ignore")
+            jar.load(ignore_discard=True, ignore_expires=True)
+    except (LoadError, ValueError):
+        raise BadInput(
+            f"cookies 文件格式不对：{path}（应为浏览器扩展导出的 Netscape 格式 cookies.txt）"
+        ) from None
+    except OSError as error:
+        raise BadInput(f"无法读取 cookies 文件：{path}（{error.strerror}）") from None
+    if not len(jar):
+        raise BadInput(f"cookies 文件里没有 cookie：{path}")
+    for cookie in jar:
+        if cookie.expires == 0:  # how exporters write a session cookie
+            cookie.expires, cookie.discard = None, True
+    return jar
+
+
+class HostPacer:
+    """Spaces request starts to the same host at least ``interval`` seconds apart.
+
+    Politeness is for other people's boards: a board on this machine (a loopback
+    address) is not paced.
+    """
+
+    def __init__(
+        self,
+        interval: float,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.interval = interval
+        self._clock = clock
+        self._sleep = sleep
+        self._next: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def wait(self, url: str) -> None:
+        """Wait until a request to ``url``'s host may start (slots are handed out in order)."""
+        host = urlsplit(url).hostname or ""
+        if _is_loopback(host):
+            return
+        with self._lock:
+            now = self._clock()
+            start = max(now, self._next.get(host, now))
+            self._next[host] = start + self.interval
+        if start > now:
+            self._sleep(start - now)
+
+
+class Progress:
+    """Draws "读取页面 3/10" on one line of stderr, redrawn in place; drawn only on a terminal."""
+
+    def __init__(self, total: int, *, enabled: bool, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = total
+        self.done = 0
+        self.shown = enabled and total > 1 and self.stream is not None and self.stream.isatty()
+        self._lock = threading.Lock()
+        self._draw()
+
+    def advance(self) -> None:
+        """One more page done."""
+        with self._lock:
+            self.done += 1
+            self._draw()
+
+    def close(self) -> None:
+        """Clear the line."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def _draw(self) -> None:
+        if not self.shown:
+            return
+        filled = 20 * self.done // self.total
+        bar = "#" * filled + "-" * (20 - filled)
+        self.stream.write(f"\r读取页面 [{bar}] {self.done}/{self.total}")
+        self.stream.flush()
+
+
+class Fetcher:
+    """Fetches pages for one command: one session, one pacer, one cache."""
+
+    def __init__(self, options: FetchOptions | None = None) -> None:
+        self.options = options or FetchOptions()
+        if self.options.offline and self.options.refresh:
+            raise BadInput("--offline 与 --refresh 不能同时使用")
+        if self.options.offline and self.options.cache is None:
+            raise BadInput("--offline 只能读缓存：请用 --cache 指定缓存文件夹")
+        self.cache = PageCache(self.options.cache) if self.options.cache else None
+        self.session = new_session(self.options)
+        self.pacer = HostPacer(self.options.delay)
+
+    def __enter__(self) -> Fetcher:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the session's connections."""
+        self.session.close()
+
+    def fetch(self, url: str, *, cached: bool = False) -> Fetched:
+        """The page at ``url``: from the cache when ``cached`` allows it, else from the board."""
+        return self._kept(url, cached) or self._fresh(url)
+
+    def fetch_all(self, urls: Sequence[str], *, cached: Collection[str] = ()) -> list[Fetched]:
+        """Fetch pages (at most ``jobs`` at once, started in the order given), in that order.
+
+        URLs in ``cached`` may come from the cache.  The first page that fails fails all.
+        """
+        pages = {url: page for url in urls if (page := self._kept(url, url in cached))}
+        fresh = list(dict.fromkeys(url for url in urls if url not in pages))
+        progress = Progress(len(fresh), enabled=self.options.progress)
+
+        def fetch_one(url: str) -> Fetched:
+            page = self._fresh(url)
+            progress.advance()
+            return page
+
+        try:
+            pages.update(zip(fresh, self._run(fetch_one, fresh), strict=True))
+        finally:
+            progress.close()
+        return [pages[url] for url in urls]
+
+    def _run(self, fetch_one: Callable[[str], Fetched], urls: list[str]) -> list[Fetched]:
+        jobs = min(self.options.jobs, len(urls))
+        if jobs <= 1:
+            return [fetch_one(url) for url in urls]
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(fetch_one, url) for url in urls]
+            try:
+                return [future.result() for future in futures]
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+
+    def _kept(self, url: str, cached: bool) -> Fetched | None:
+        """The cached page, when the cache may answer for ``url``."""
+        if self.cache is None or not (self.options.offline or cached) or self.options.refresh:
+            return None
+        return self.cache.get(url)
+
+    def _fresh(self, url: str) -> Fetched:
+        if self.options.offline:
+            raise TallyFailed(f"离线模式：缓存里没有这一页：{url}")
+        page = self._download(url)
+        if self.cache is not None:
+            self.cache.put(page)
+        return page
+
+    def _download(self, url: str) -> Fetched:
+        """GET one page; any failure is a TallyFailed naming the page and why."""
+        try:
+            response = self._get(url)
+        except requests.exceptions.RequestException as error:
+            raise TallyFailed(self._failure(url, error)) from None
+        if response.status_code != 200:
+            reason = _http_reason(response.status_code)
+            raise TallyFailed(f"读取页面失败（HTTP {response.status_code}{reason}）：{url}")
+        header_charset = (
+            response.encoding if "charset" in response.headers.get("Content-Type", "") else None
+        )
+        return Fetched(url, response.content, header_charset, _server_clock(response))
+
+    def _get(self, url: str) -> requests.Response:
+        """GET with urllib3's retries; a connection broken while the body was read (which
+        urllib3 does not see: requests reads the body after it) is tried again too."""
+        timeout = (min(CONNECT_TIMEOUT, self.options.timeout), self.options.timeout)
+        attempt = 0
+        while True:
+            self.pacer.wait(url)
+            try:
+                return self.session.get(url, timeout=timeout)
+            except requests.exceptions.ChunkedEncodingError:
+                if attempt == self.options.retries:
+                    raise
+                time.sleep(self.options.backoff * 2**attempt)
+                attempt += 1
+
+    def _failure(self, url: str, error: requests.exceptions.RequestException) -> str:
+        """The Chinese message for a request that failed after its retries."""
+        tries = f"（试了 {self.options.retries + 1} 次）"
+        cause = getattr(error.args[0], "reason", None) if error.args else None
+        if isinstance(error, requests.exceptions.Timeout) or isinstance(cause, ReadTimeoutError):
+            return f"读取页面超时{tries}：{url}"
+        if isinstance(error, requests.exceptions.SSLError):
+            return f"无法建立安全连接（TLS 错误）：{url}"
+        if isinstance(cause, ProtocolError) or isinstance(
+            error, requests.exceptions.ChunkedEncodingError
+        ):
+            return f"论坛中途断开了连接{tries}：{url}"
+        if isinstance(error, requests.exceptions.ContentDecodingError):
+            return f"页面压缩数据损坏，无法解压：{url}"
+        if isinstance(error, requests.exceptions.ConnectionError):
+            return f"无法连接论坛 {urlsplit(url).hostname or url}{tries}：{url}"
+        return f"读取页面失败（{type(error).__name__}）：{url}"
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _http_reason(status: int) -> str:
+    if status in _HTTP_REASONS:
+        return f"，{_HTTP_REASONS[status]}"
+    return "，论坛服务器出错" if status >= 500 else ""
 
 
 def _server_clock(response: requests.Response) -> datetime:
@@ -77,12 +331,3 @@ def _server_clock(response: requests.Response) -> datetime:
         return parsedate_to_datetime(response.headers["Date"])
     except (KeyError, TypeError, ValueError):
         return datetime.now(UTC)
-
-
-def fetch_all(session: requests.Session, urls: Iterable[str], jobs: int = 4) -> list[Fetched]:
-    """Fetch pages concurrently (at most ``jobs`` at once), in the order given."""
-    urls = list(urls)
-    if len(urls) <= 1 or jobs <= 1:
-        return [fetch(session, url) for url in urls]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(lambda url: fetch(session, url), urls))

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from killmod.errors import BadInput
+from killmod.gamestate import flow_of
+from killmod.model import GameOver
 from killmod.record import check_win
-from killmod.rules import rule_set
+from killmod.rules import announced_camp, rule_set
 from killmod.store import Event, Game
 
 PREFIX = "killmod-lottery/1"
@@ -51,13 +53,13 @@ class Lottery:
 
 @dataclass(frozen=True)
 class Reveal:
-    """The drawn lot: who is out, their public camp, and the winner if the game ended."""
+    """The drawn lot: who is out, their public camp, and the game's end if it came."""
 
     lottery: Lottery
     lot: int
     seat: int
     camp: str | None
-    winner: str | None
+    winner: GameOver | None
 
 
 # --- the commitment ---------------------------------------------------------------------
@@ -173,9 +175,9 @@ def reveal_lottery(game: Game, round_no: int, lot: int) -> Reveal:
             player.seat,
             {"lot": lot, "salt": lottery.salt, "mapping": lottery.mapping_text, **cause},
         )
-        rules = rule_set(roster.rules)
-        winner = check_win(game, rules, round_no, cause)
-    return Reveal(lottery, lot, player.seat, rules.camp(player.role), winner)
+        winner = check_win(game, round_no, cause)
+    camp = announced_camp(rule_set(roster.rules), player.role)
+    return Reveal(lottery, lot, player.seat, camp, winner)
 
 
 def standing_lottery(game: Game, round_no: int) -> Lottery | None:
@@ -185,10 +187,11 @@ def standing_lottery(game: Game, round_no: int) -> Lottery | None:
 
 
 def refuse_if_over(game: Game) -> None:
-    """Nothing more is recorded once a camp has won."""
+    """Nothing more is recorded once the game is over."""
     over = game.events("game_over")
     if over:
-        raise BadInput(f"游戏已经结束（{over[-1].data['winner']}方胜利），不能再记录。")
+        ended = GameOver.from_json(over[-1].data).headline
+        raise BadInput(f"游戏已经结束（{ended}），不能再记录。")
 
 
 def write_private(path: Path, text: str) -> None:
@@ -201,7 +204,10 @@ def write_private(path: Path, text: str) -> None:
 
 
 def _tie(game: Game, round_no: int) -> Event:
-    """The round's standing recorded tally, which must be a tie."""
+    """The round's standing recorded tally, which must be a tie the rule set draws lots for."""
+    roster = game.roster()
+    if not flow_of(roster).lottery:
+        raise BadInput(f"{roster.rules} 规则平票不抽签：按规则再投票（killmod tally … --record）。")
     days = [e for e in game.events("day") if e.round == round_no]
     if not days or days[-1].data.get("outcome") != "tie":
         raise BadInput(

@@ -28,10 +28,10 @@ from zoneinfo import ZoneInfo
 from killmod.count import AuthorIndex, next_warnings
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
-from killmod.model import GameWarning, Player, Post, Roster
+from killmod.model import GameOver, GameWarning, Player, Post, Roster
 from killmod.names import fold
 from killmod.record import check_win, record_warning
-from killmod.rules import rule_set
+from killmod.rules import announced_camp, rule_set
 from killmod.store import Game
 from killmod.thread import Thread, read_thread
 from scrapers.profile import load_profile
@@ -90,11 +90,11 @@ class PostCount:
 
 @dataclass(frozen=True)
 class LurkerRecord:
-    """What ``--record`` wrote: the warnings, the drowned players' camps, a winner."""
+    """What ``--record`` wrote: the warnings, the drowned players' camps, the game's end."""
 
     warnings: tuple[GameWarning, ...]
     camps: dict[int, str | None]
-    winner: str | None
+    winner: GameOver | None
 
 
 @dataclass(frozen=True)
@@ -329,8 +329,8 @@ def record_lurkers(game: Game, report: LurkerReport, rules: ModuleType) -> Lurke
                 cause={"posts": count.posts, "minimum": report.minimum},
             )
         drowned = [w.seat for w in warnings if w.action == "out"]
-        winner = check_win(game, rules, round_no, {"reason": "lurking"}) if drowned else None
-    camps = {seat: rules.camp(roster.seat(seat).role) for seat in drowned}
+        winner = check_win(game, round_no, {"reason": "lurking"}) if drowned else None
+    camps = {seat: announced_camp(rules, roster.seat(seat).role) for seat in drowned}
     return LurkerRecord(warnings, camps, winner)
 
 

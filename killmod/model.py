@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from killmod.rules.r10 import KnifeCount
 
 Precision = Literal["second", "minute"]
 
@@ -69,7 +72,11 @@ class Player:
 
 @dataclass(frozen=True)
 class Roster:
-    """Who plays: seats, judges and the substitutes' queue."""
+    """Who plays: seats, judges and the substitutes' queue.
+
+    ``variants`` are the 2.0 花样玩法 in play; ``code`` is the V4.0 version code (None:
+    the reference code of the table row for the player count).
+    """
 
     players: tuple[Player, ...]
     rules: str = "1.2"
@@ -78,6 +85,7 @@ class Roster:
     substitutes: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
     warnings: dict[int, int] = field(default_factory=dict)
+    code: str | None = None
 
     def seat(self, seat: int) -> Player | None:
         """The player in ``seat``, or None when there is no such seat."""
@@ -202,13 +210,107 @@ class Source:
 
 
 @dataclass(frozen=True)
+class GameOver:
+    """The end of a game: the winning camp (None for a draw) and why, in Chinese."""
+
+    winner: str | None
+    reason: str
+
+    @property
+    def draw(self) -> bool:
+        """平局."""
+        return self.winner is None
+
+    @property
+    def headline(self) -> str:
+        """平局, or the winner: 杀手方胜利, 〖平民阵营〗 as 平民阵营胜利."""
+        if self.winner is None:
+            return "平局"
+        return f"{self.winner}{'' if self.winner.endswith('阵营') else '方'}胜利"
+
+    def as_json(self) -> dict:
+        """``{"winner", "draw", "reason"}``."""
+        return {"winner": self.winner, "draw": self.draw, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameOver:
+        """Read back :meth:`as_json` (a 1.2 record before it kept only the winner)."""
+        return cls(data["winner"], data.get("reason", ""))
+
+
+@dataclass(frozen=True)
 class Recorded:
-    """What recording a tally in the game file wrote."""
+    """What recording a tally in the game file wrote; ``winner`` is the game's end if it came."""
 
     tally_id: int
     snapshot: str
-    winner: str | None = None
+    winner: GameOver | None = None
     replaced: int | None = None
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One vote of a round's day under the rule set's procedure.
+
+    ``kind``: ``vote``; ``revote`` (V4.0: among the tied); ``tied_revote`` and
+    ``final_revote`` (X's ties); ``point`` and ``repoint`` (1.0/2.0 指认); ``knife``
+    (1.0/2.0 动刀 on ``defender``). ``candidates`` are the only seats a vote may name
+    (empty: any living player). ``opened`` is the previous vote's deadline (or the
+    time of the suicide that restarted the day): posts until then are not this vote's.
+    """
+
+    kind: str = "vote"
+    candidates: tuple[int, ...] = ()
+    defender: int | None = None
+    opened: datetime | None = None
+
+    @property
+    def phase(self) -> Literal["vote", "point", "knife"]:
+        """``knife``, ``point`` (指认) or ``vote`` (every other kind)."""
+        if self.kind == "knife":
+            return "knife"
+        return "point" if self.kind in ("point", "repoint") else "vote"
+
+    def as_json(self) -> dict[str, Any]:
+        """The stage as stored in the game file and shown in the tally's JSON."""
+        return {
+            "kind": self.kind,
+            "candidates": list(self.candidates),
+            "defender": self.defender,
+            "opened": self.opened.isoformat() if self.opened else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Stage:
+        """Read back :meth:`as_json`."""
+        opened = data.get("opened")
+        return cls(
+            kind=data["kind"],
+            candidates=tuple(data.get("candidates", ())),
+            defender=data.get("defender"),
+            opened=datetime.fromisoformat(opened) if opened else None,
+        )
+
+
+@dataclass(frozen=True)
+class DayStep:
+    """What a counted vote leads to under the rule set.
+
+    ``out`` are the seats it puts out, ``voted`` those the vote named (a guardian
+    may die in the place of one); ``shown`` the identities announced now, by the
+    set's reveal rules; ``next`` the round's next vote (None: the day is over);
+    ``posts`` the rule text's lines for the judge's next post; ``knife`` the 动刀
+    count of a knife phase; ``over`` an end the vote itself decides (X's third tie).
+    """
+
+    stage: Stage
+    out: tuple[int, ...] = ()
+    voted: tuple[int, ...] = ()
+    shown: tuple[tuple[int, str], ...] = ()
+    next: Stage | None = None
+    posts: tuple[str, ...] = ()
+    knife: KnifeCount | None = None
+    over: GameOver | None = None
 
 
 @dataclass(frozen=True)
@@ -229,3 +331,4 @@ class TallyResult:
     verdicts: tuple[Verdict, ...]
     roster: Roster
     recorded: Recorded | None = None
+    day: DayStep | None = None

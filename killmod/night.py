@@ -15,8 +15,8 @@ from zoneinfo import ZoneInfo
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
 from killmod.lottery import refuse_if_over
-from killmod.model import Roster
-from killmod.record import check_win
+from killmod.model import GameOver, Roster
+from killmod.record import already_recorded, check_win
 from killmod.rules import r12
 from killmod.store import Event, Game
 from killmod.times import format_iso
@@ -48,7 +48,7 @@ class Night:
     deaths: tuple[Death, ...]
     announced_at: datetime
     zhashi_until: datetime | None
-    winner: str | None
+    winner: GameOver | None
 
 
 def record_night(
@@ -68,12 +68,9 @@ def record_night(
     announced = announcement_time(at_text, ZoneInfo(roster.timezone), now)
     until = announced + ZHASHI if kill is not None or veto is not None else None
     with game.transaction():
-        existing = _standing_night(game, round_no)
+        existing = standing_night(game, round_no)
         if existing and not replace:
-            raise BadInput(
-                f"第 {round_no} 轮的夜晚已经记录过（{existing.recorded_at}）。"
-                "要重新记录请加 --replace，旧记录会保留在事件记录里。"
-            )
+            raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at)
         night_id = game.record(
             round_no,
             "night",
@@ -86,7 +83,7 @@ def record_night(
             },
         )
         if existing:
-            _void_old_night(game, existing, night_id)
+            void_old_night(game, existing, night_id)
         refuse_if_over(game)
         roster = game.roster()
         _check_target(roster, kill, "被杀")
@@ -96,7 +93,7 @@ def record_night(
         for death in deaths:
             data = {"how": death.causes[0], "causes": list(death.causes), "night_id": night_id}
             game.record(round_no, "death", death.seat, data)
-        winner = check_win(game, r12, round_no, {"night_id": night_id})
+        winner = check_win(game, round_no, {"night_id": night_id})
     return Night(round_no, kill, veto, deaths, announced, until, winner)
 
 
@@ -122,16 +119,17 @@ def night_json(night: Night) -> dict:
         "camps": {str(death.seat): death.camp for death in night.deaths if death.camp},
         "announced_at": format_iso(night.announced_at),
         "zhashi_until": format_iso(night.zhashi_until) if night.zhashi_until else None,
-        "winner": night.winner,
+        "winner": night.winner.winner if night.winner else None,
     }
 
 
-def _standing_night(game: Game, round_no: int) -> Event | None:
+def standing_night(game: Game, round_no: int) -> Event | None:
+    """The round's recorded night, if any (voided ones do not count)."""
     nights = [e for e in game.events("night") if e.round == round_no]
     return nights[-1] if nights else None
 
 
-def _void_old_night(game: Game, existing: Event, night_id: int) -> None:
+def void_old_night(game: Game, existing: Event, night_id: int) -> None:
     """Void the old night and everything it caused; record that it was replaced."""
     old = [existing.id] + [e.id for e in game.events() if e.data.get("night_id") == existing.id]
     game.void_events(old, night_id)

@@ -3,7 +3,9 @@
 One transaction: the snapshot, the tally, the death, the warnings and
 substitutions it causes, and the win check after them are all written, or
 nothing is.  Re-recording a round voids the old record's events (kept in the
-file) and writes the new ones.
+file) and writes the new ones.  A round's day may hold several votes (a re-vote,
+指认 then 动刀): each is one tally, recorded with the stage it was and the vote
+that follows (``killmod.days``).
 """
 
 from __future__ import annotations
@@ -11,16 +13,22 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime
-from types import ModuleType
 from typing import Any
 
 from killmod.announce import tally_json
 from killmod.errors import BadInput
-from killmod.model import GameWarning, Post, Recorded, TallyResult
+from killmod.gamestate import verdict_for
+from killmod.model import GameOver, GameWarning, Post, Recorded, TallyResult
 from killmod.rules import rule_set
 from killmod.store import Game, post_row
 from killmod.thread import Thread
 from killmod.times import format_iso
+
+
+def already_recorded(what: str, recorded_at: str | None) -> BadInput:
+    """The refusal to record ``what`` again without ``--replace`` (the old record is kept)."""
+    when = f"（{recorded_at}）" if recorded_at else ""
+    return BadInput(f"{what}已经记录过{when}。要重新记录请加 --replace，旧记录会保留在事件记录里。")
 
 
 def snapshot_hash(posts: tuple[Post, ...]) -> str:
@@ -33,14 +41,13 @@ def snapshot_hash(posts: tuple[Post, ...]) -> str:
 
 
 def record_tally(game: Game, thread: Thread, result: TallyResult, *, replace: bool) -> Recorded:
-    """Store the tally of ``result.round`` with its snapshot and apply its effects."""
+    """Store the tally of ``result.round`` with its snapshot and apply its effects.
+
+    ``replace`` voids the round's last recorded tally; ``killmod.days.plan_day``
+    has checked that the round has a vote to record (``result.day``).
+    """
     rules = rule_set(result.rules)
-    existing = game.tally_record(result.round)
-    if existing and not replace:
-        raise BadInput(
-            f"第 {result.round} 轮的投票已经记录过（{existing['recorded_at']}）。"
-            "要重新记录请加 --replace，旧记录会保留在事件记录里。"
-        )
+    existing = game.tally_record(result.round) if replace else None
     snapshot = snapshot_hash(thread.posts)
     with game.transaction():
         tally_id = game.save_tally(
@@ -55,7 +62,7 @@ def record_tally(game: Game, thread: Thread, result: TallyResult, *, replace: bo
         if existing:
             _void_old_record(game, existing, tally_id)
         _apply(game, result, tally_id)
-        winner = check_win(game, rules, result.round, {"tally_id": tally_id})
+        winner = check_win(game, result.round, {"tally_id": tally_id}, result.day.over)
     return Recorded(tally_id, snapshot, winner, existing["id"] if existing else None)
 
 
@@ -72,7 +79,8 @@ def _void_old_record(game: Game, existing: dict, tally_id: int) -> None:
 
 
 def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
-    round_no = result.round
+    """The day's vote (its stage, the next vote, whom it named), the deaths, the warnings."""
+    round_no, day = result.round, result.day
     game.record(
         round_no,
         "day",
@@ -82,10 +90,13 @@ def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
             "outcome": result.outcome.kind,
             "seat": result.outcome.seat,
             "seats": list(result.outcome.seats),
+            "stage": day.stage.as_json(),
+            "next": day.next.as_json() if day.next else None,
+            "voted": list(day.voted),
         },
     )
-    if result.outcome.kind == "eliminated":
-        game.record(round_no, "death", result.outcome.seat, {"how": "voted", "tally_id": tally_id})
+    for seat in day.out:
+        game.record(round_no, "death", seat, {"how": "voted", "tally_id": tally_id})
     for warning in result.warnings:
         record_warning(
             game,
@@ -138,9 +149,15 @@ def record_warning(
         game.record(round_no, "death", warning.seat, {"how": "drowned", **cause})
 
 
-def check_win(game: Game, rules: ModuleType, round_no: int, cause: dict) -> str | None:
-    """After a recorded death: record the end of the game if a camp has won."""
-    winner = rules.win_check(game.roster().players)
-    if winner:
-        game.record(round_no, "game_over", None, {"winner": winner, **cause})
-    return winner
+def check_win(
+    game: Game, round_no: int, cause: dict, forced: GameOver | None = None
+) -> GameOver | None:
+    """After a recorded step: record the end of the game if it came (inside a transaction).
+
+    The rule set's win check over the game's state, unless the step itself ended
+    the game (``forced``: X's third tie is a draw).
+    """
+    over = forced or verdict_for(game)
+    if over:
+        game.record(round_no, "game_over", None, {**over.as_json(), **cause})
+    return over

@@ -21,12 +21,24 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from killmod.errors import BadInput
 from killmod.model import FormerHolder, Player, Roster
 from killmod.names import fold
+from killmod.rules import v4
 
 RULES = ("1.2", "v4", "x", "1.0", "2.0")
 # The 2.0 花样玩法: 鬼匪, 毒药, 守护神 and the two-guardian (警神/匪神) setting.
 VARIANTS = ("ghost", "poison", "guardian", "double-guardian")
 VARIANT_RULES = "2.0"
-TOP_KEYS = ("rules", "timezone", "judges", "substitutes", "variants", "warnings", "players")
+TOP_KEYS = (
+    "rules",
+    "timezone",
+    "judges",
+    "substitutes",
+    "variants",
+    "code",
+    "warnings",
+    "players",
+)
+# The V4.0 version code (版本号): only with rules = "v4".
+CODE_RULES = "v4"
 PLAYER_KEYS = ("seat", "name", "uid", "aliases", "alive", "role", "former")
 FORMER_KEYS = ("name", "until", "uid")
 TIME_LAYOUTS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
@@ -324,6 +336,7 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
         substitutes=substitutes,
         variants=variants,
         warnings=_warnings(top, {player.seat for player in players}),
+        code=_code(top, rules, len(players)),
     )
 
 
@@ -360,6 +373,22 @@ def _variants(top: TomlTable, rules: str) -> tuple[str, ...]:
     if {"guardian", "double-guardian"} <= set(variants):
         raise top.fail("variants", "中 guardian 与 double-guardian 只能选一个")
     return tuple(variants)
+
+
+def _code(top: TomlTable, rules: str, players: int) -> str | None:
+    """The V4.0 version code: decodable, and for as many players as the roster has."""
+    code = top.string("code")
+    if code is None:
+        return None
+    if rules != CODE_RULES:
+        raise top.fail("code", f"是 V4.0 的版本号，只用于 {CODE_RULES} 规则，当前规则是 {rules}")
+    try:
+        row = v4.decode(code)
+    except BadInput as error:
+        raise top.fail("code", f"不对：{error.message}") from None
+    if row["players"] != players:
+        raise top.fail("code", f"{row['code']} 是 {row['players']} 人局，名单有 {players} 人")
+    return row["code"]
 
 
 def _people(top: TomlTable, key: str, claims: _Claims) -> tuple[str, ...]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from killmod.model import Roster
+from killmod.days import PHASES
+from killmod.flows.base import Flow
+from killmod.gamestate import day_goes_on, flow_of, next_stage
+from killmod.model import GameOver, Roster
 from killmod.store import Event, Game
 
 
@@ -15,7 +18,7 @@ class Status:
     round: int
     roster: Roster
     dealt: bool
-    winner: str | None
+    winner: GameOver | None
     pending_lottery: int | None
     skipped: tuple[str, ...]
     next_step: str
@@ -28,25 +31,36 @@ def game_status(game: Game) -> Status:
     days = {e.round for e in events if e.kind == "day"}
     round_no = max(nights | days, default=0)
     over = [e for e in events if e.kind == "game_over"]
-    pending = _pending_lottery(events)
     roster = game.roster()
+    flow = flow_of(roster)
+    pending = _pending_lottery(events) if flow.lottery else None
     dealt = any(e.kind == "deal" for e in events) or all(p.role for p in roster.players)
+    following = next_stage(flow, game, round_no) if day_goes_on(game, round_no) else None
     return Status(
         round=round_no,
         roster=roster,
         dealt=dealt,
-        winner=over[-1].data["winner"] if over else None,
+        winner=GameOver.from_json(over[-1].data) if over else None,
         pending_lottery=pending,
-        skipped=_skipped(nights, days),
+        skipped=_skipped(flow, nights, days),
         next_step=_next_step(
-            round_no, nights, days, pending, _lots_made(events, pending), bool(over), dealt
+            flow,
+            round_no,
+            nights,
+            days,
+            pending,
+            _lots_made(events, pending),
+            bool(over),
+            dealt,
+            following,
         ),
     )
 
 
 def _pending_lottery(events: list[Event]) -> int | None:
-    """The round whose tie still waits for its lottery's result."""
-    ties = {e.round for e in events if e.kind == "day" and e.data.get("outcome") == "tie"}
+    """The round whose tie (its last recorded vote) still waits for its lottery's result."""
+    last_votes = {e.round: e for e in events if e.kind == "day"}
+    ties = {n for n, e in last_votes.items() if e.data.get("outcome") == "tie"}
     drawn = {e.round for e in events if e.kind == "lottery_reveal"}
     waiting = sorted(ties - drawn)
     return waiting[-1] if waiting else None
@@ -57,18 +71,19 @@ def _lots_made(events: list[Event], pending: int | None) -> bool:
     return any(e.kind == "lottery" and e.round == pending for e in events)
 
 
-def _skipped(nights: set[int], days: set[int]) -> tuple[str, ...]:
+def _skipped(flow: Flow, nights: set[int], days: set[int]) -> tuple[str, ...]:
     """Steps the judge handled by hand: a day with no night before it, two nights in a row."""
     notes = []
     for round_no in sorted(days - nights):
-        notes.append(f"第 {round_no} 轮没有记录夜晚（权利行使）")
+        if flow.night_of_round(round_no) is not None:
+            notes.append(f"第 {round_no} 轮没有记录夜晚（权利行使）")
     for round_no in sorted(nights):
         if round_no + 1 in nights and round_no not in days:
             notes.append(f"第 {round_no} 轮没有记录白天的投票")
     return tuple(notes)
 
 
-def _next_step(round_no, nights, days, pending, made, over, dealt) -> str:
+def _next_step(flow, round_no, nights, days, pending, made, over, dealt, following) -> str:
     if over:
         return "游戏已结束：发揭秘帖（killmod status --reveal）。"
     if not dealt:
@@ -78,10 +93,20 @@ def _next_step(round_no, nights, days, pending, made, over, dealt) -> str:
             f"第 {pending} 轮平票：已做签，等待第四人抽签；"
             f"抽出后 killmod lottery reveal --round {pending} --lot 签号"
         )
+    tally = "killmod tally 投票帖 --record --round"
+    if pending and following:
+        return (
+            f"第 {pending} 轮平票：抽签 killmod lottery make --round {pending}；"
+            f"或平票者重新投票，截止后 {tally} {pending}"
+        )
     if pending:
         return f"第 {pending} 轮平票：killmod lottery make --round {pending}"
+    if following:
+        what = PHASES[following.phase]
+        return f"第 {round_no} 轮的下一次{what}截止后计票：{tally} {round_no}"
     if round_no in nights and round_no not in days:
-        return (
-            f"第 {round_no} 轮白天投票截止后计票：killmod tally 投票帖 --record --round {round_no}"
-        )
-    return f"第 {round_no + 1} 轮夜晚：killmod night --round {round_no + 1} --kill 座位号"
+        return f"第 {round_no} 轮白天投票截止后计票：{tally} {round_no}"
+    night = flow.night_of_round(round_no + 1)
+    if night is None:
+        return f"第 {round_no + 1} 轮白天投票截止后计票：{tally} {round_no + 1}"
+    return f"第 {round_no + 1} 轮夜晚：killmod night --round {night} --kill 座位号"

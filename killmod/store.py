@@ -27,7 +27,8 @@ from killmod.model import FormerHolder, Player, Post, Roster
 from killmod.times import format_iso
 
 SCHEMA_VERSION = 1
-BUSY_SECONDS = 10
+BUSY_SECONDS = 10  # how long to wait for another killmod writing the same file
+BUSY_ENV = "KILLMOD_BUSY_SECONDS"  # overrides BUSY_SECONDS (the tests wait less)
 
 
 class GameLocked(KillmodError):
@@ -52,6 +53,7 @@ class Game:
     def __init__(self, db: sqlite_utils.Database, path: Path) -> None:
         self.db = db
         self.path = path
+        self._since = self._current_game_start()
 
     # --- creating and opening ---------------------------------------------------------
 
@@ -76,10 +78,12 @@ class Game:
         """An existing game file; a missing or foreign file is bad input."""
         if not path.is_file():
             raise BadInput(f"找不到游戏文件：{path}（先用 killmod init 建立）")
-        game = cls(_connect(path), path)
         try:
+            game = cls(_connect(path), path)
             version = game.setting("schema")
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as error:
+            if "locked" in str(error):
+                raise GameLocked(_locked_message(path)) from None
             raise BadInput(f"不是 killmod 的游戏文件：{path}") from None
         if version != SCHEMA_VERSION:
             raise BadInput(f"不是 killmod 的游戏文件，或版本不符：{path}")
@@ -95,9 +99,7 @@ class Game:
             self.db.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
             if "locked" in str(error):
-                raise GameLocked(
-                    f"游戏文件正被另一个 killmod 使用，等了 {BUSY_SECONDS} 秒仍未释放：{self.path}"
-                ) from None
+                raise GameLocked(_locked_message(self.path)) from None
             raise
         try:
             yield self
@@ -168,10 +170,14 @@ class Game:
             "timezone": roster.timezone,
             "judges": list(roster.judges),
             "variants": list(roster.variants),
+            "code": roster.code,
         }
-        self.db["settings"].insert_all(
-            {"key": key, "value": json.dumps(value, ensure_ascii=False)}
-            for key, value in settings.items()
+        self.db["settings"].upsert_all(
+            (
+                {"key": key, "value": json.dumps(value, ensure_ascii=False)}
+                for key, value in settings.items()
+            ),
+            pk="key",
         )
         self.db["players"].insert_all(
             {
@@ -243,6 +249,8 @@ class Game:
             args.append(kind)
         if not include_void:
             where.append("void = 0")
+        where.append("id > ?")  # the current game's events: earlier games are history
+        args.append(self._since[0])
         sql = "select * from events" + (f" where {' and '.join(where)}" if where else "")
         return [
             Event(
@@ -269,7 +277,7 @@ class Game:
         ``without_tally`` leaves out the effects of one recorded tally: the
         state that tally was counted on, for recording its round again.
         """
-        players = {p.seat: p for p in self._initial_players()}
+        players = {p.seat: p for p in self.initial_players()}
         queue = [
             row["name"] for row in self.db.query("select name from substitutes order by position")
         ]
@@ -297,9 +305,11 @@ class Game:
             substitutes=tuple(queue),
             variants=tuple(self.setting("variants") or ()),
             warnings=warnings,
+            code=self.setting("code"),
         )
 
-    def _initial_players(self) -> list[Player]:
+    def initial_players(self) -> list[Player]:
+        """The players as the roster set them up (or the deal), before any event."""
         return [
             Player(
                 seat=row["seat"],
@@ -318,8 +328,9 @@ class Game:
         """The standing recorded tally of a round, if any."""
         rows = list(
             self.db.query(
-                "select * from tallies where round = ? and void = 0 order by id desc limit 1",
-                [round_no],
+                "select * from tallies where round = ? and void = 0 and id > ?"
+                " order by id desc limit 1",
+                [round_no, self._since[1]],
             )
         )
         return rows[0] if rows else None
@@ -358,6 +369,55 @@ class Game:
     def void_tally(self, tally_id: int, voided_by: int) -> None:
         self.db["tallies"].update(tally_id, {"void": voided_by})
 
+    # --- games in the same file ---------------------------------------------------------
+
+    def next_game(self, roster: Roster, summary: dict[str, Any]) -> None:
+        """Close the current game into ``games`` (``summary`` kept as JSON) and set up ``roster``.
+
+        The closed game's events and tallies stay in the file as history; from now
+        on only later ones are the game's (inside a transaction).
+        """
+        if "games" not in self.db.table_names():
+            self.db["games"].create(
+                {
+                    "id": int,
+                    "closed_at": str,
+                    "last_event_id": int,
+                    "last_tally_id": int,
+                    "summary": str,
+                },
+                pk="id",
+            )
+        last_event = self.db.execute("select coalesce(max(id), 0) from events").fetchone()[0]
+        last_tally = self.db.execute("select coalesce(max(id), 0) from tallies").fetchone()[0]
+        self.db["games"].insert(
+            {
+                "closed_at": format_iso(datetime.now().astimezone()),
+                "last_event_id": last_event,
+                "last_tally_id": last_tally,
+                "summary": json.dumps(summary, ensure_ascii=False),
+            }
+        )
+        self._since = (last_event, last_tally)
+        self.db.execute("delete from players")
+        self.db.execute("delete from substitutes")
+        self._write_roster(roster)
+
+    def previous_games(self) -> list[dict[str, Any]]:
+        """The summaries of the games played earlier in this file, oldest first."""
+        if "games" not in self.db.table_names():
+            return []
+        return [
+            json.loads(row["summary"]) for row in self.db.query("select * from games order by id")
+        ]
+
+    def _current_game_start(self) -> tuple[int, int]:
+        """The last event and tally ids of the previous games (0, 0 when there are none)."""
+        if "games" not in self.db.table_names():
+            return 0, 0
+        row = self.db.execute("select max(last_event_id), max(last_tally_id) from games").fetchone()
+        return row[0] or 0, row[1] or 0
+
 
 def post_row(tally_id: int, post: Post) -> dict[str, Any]:
     """A post as stored in the snapshot."""
@@ -389,8 +449,20 @@ def _substituted(player: Player, data: dict[str, Any]) -> Player:
     )
 
 
+def busy_seconds() -> float:
+    """How long to wait for a lock: ``KILLMOD_BUSY_SECONDS`` when set, else ``BUSY_SECONDS``."""
+    try:
+        return max(0.0, float(os.environ.get(BUSY_ENV, BUSY_SECONDS)))
+    except ValueError:
+        return BUSY_SECONDS
+
+
+def _locked_message(path: Path) -> str:
+    return f"游戏文件正被另一个 killmod 使用，等了 {busy_seconds():g} 秒仍未释放：{path}"
+
+
 def _connect(path: Path) -> sqlite_utils.Database:
-    conn = sqlite3.connect(str(path), timeout=BUSY_SECONDS, isolation_level=None)
+    conn = sqlite3.connect(str(path), timeout=busy_seconds(), isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA foreign_keys=ON")
     return sqlite_utils.Database(conn)

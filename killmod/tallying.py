@@ -6,21 +6,27 @@ command calls.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from killmod.count import TallyOptions, count_votes
+from killmod.count import AuthorIndex, TallyOptions, count_votes
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
-from killmod.model import Roster, Source, TallyResult
+from killmod.fetch import Fetcher, FetchOptions
+from killmod.model import Post, Roster, Source, TallyResult
 from killmod.roster import load_roster
 from killmod.rules import rule_set
 from killmod.rulings import Ruling, load_rulings
+from killmod.settle import settle_times
 from killmod.thread import Thread, read_thread
 from scrapers.profile import Profile, load_profile
+
+if TYPE_CHECKING:
+    from killmod.days import DayPlan
 
 
 def tally(
@@ -38,6 +44,8 @@ def tally(
     forum: str | None = None,
     jobs: int = 4,
     profile: Profile | str | Path | None = None,
+    fetching: FetchOptions | None = None,
+    phase: str | None = None,
 ) -> TallyResult:
     """Read the vote thread at ``source`` and tally it under the rules.
 
@@ -46,8 +54,13 @@ def tally(
     ``deadline`` is an aware datetime or the judge's text (``22:00``,
     ``今晚22点``…; a form without a date is the first such time after the
     thread's opening post).  ``profile`` (a Profile or a profile file) reads a
-    board no built-in format knows.
+    board no built-in format knows.  ``fetching`` says how pages are fetched (default:
+    ``jobs`` at once, no cache).  A ballot shown to the minute in the deadline's minute
+    is settled to the second from the board's archiver when it can be (``killmod.settle``).
+    The vote counted is the round's next one under the rule set (``killmod.days``):
+    ``phase`` (``point``/``knife``, 1.0 and 2.0) must be its phase when given.
     """
+    from killmod.days import plan_day, roster_plan
     from killmod.store import Game
 
     opened = None
@@ -55,21 +68,29 @@ def tally(
         if game is None:
             raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
         opened = Game.open(Path(game))
-        round_no = round_no or _next_day(opened)
+        round_no = round_no or next_day(opened)
         roster = _state_before_day(opened, round_no, replacing=record and replace_record)
     elif not isinstance(roster, Roster):
         roster = load_roster(Path(roster))
     if record and opened is None:
         raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
+    if opened is None:
+        plan = roster_plan(roster, phase)
+    else:
+        replacing = record and replace_record
+        plan = plan_day(opened, round_no, phase=phase, recording=record, replacing=replacing)
     if rulings is not None and not isinstance(rulings, Mapping):
         rulings = load_rulings(Path(rulings))
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
     tz = ZoneInfo(roster.timezone)
-    thread = read_thread(source, tz=tz, forum=forum, jobs=jobs, profile=profile)
+    with Fetcher(fetching or FetchOptions(jobs=jobs)) as fetcher:
+        thread = read_thread(source, tz=tz, forum=forum, profile=profile, fetcher=fetcher)
+        deadline = resolve_deadline(deadline, thread, tz)
+        thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
     options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time, rulings=rulings or {})
     result = tally_thread(
-        thread, roster, deadline=deadline, round_no=round_no or 1, options=options
+        thread, roster, deadline=deadline, round_no=round_no or 1, options=options, plan=plan
     )
     if record:
         from killmod.record import record_tally
@@ -87,14 +108,17 @@ def tally_thread(
     deadline: str | datetime,
     round_no: int = 1,
     options: TallyOptions | None = None,
+    plan: DayPlan | None = None,
 ) -> TallyResult:
-    """Tally posts already read (the pure part of :func:`tally`)."""
-    tz = ZoneInfo(roster.timezone)
-    if isinstance(deadline, str):
-        opening = thread.posts[0].posted_at if thread.posts else None
-        deadline = parse_deadline(deadline, tz, opening)
+    """Tally posts already read (the pure part of :func:`tally`).
+
+    Posts whose time was settled from the archiver say so in their verdict's notes.
+    ``plan`` is the vote under the rule set's day (``killmod.days``): whom it may
+    name, who is silenced, how posts are read, and what the count leads to.
+    """
+    deadline = resolve_deadline(deadline, thread, ZoneInfo(roster.timezone))
     source = Source(thread.source, thread.title, thread.pages, len(thread.posts))
-    return count_votes(
+    result = count_votes(
         thread.posts,
         roster,
         deadline,
@@ -102,7 +126,35 @@ def tally_thread(
         source=source,
         round_no=round_no,
         options=options,
+        reader=plan.reader(roster) if plan else None,
+        scope=plan.scope() if plan else None,
     )
+    result = plan.settle(result) if plan else result
+    return _note_settled(result, set(thread.settled))
+
+
+def resolve_deadline(deadline: str | datetime, thread: Thread, tz: ZoneInfo) -> datetime:
+    """The deadline as an aware datetime; a text without a date follows the opening post."""
+    if isinstance(deadline, datetime):
+        return deadline
+    opening = thread.posts[0].posted_at if thread.posts else None
+    return parse_deadline(deadline, tz, opening)
+
+
+def players_posts(roster: Roster) -> Callable[[Post], bool]:
+    """Whether a post is by a player of ``roster`` (the posts worth settling)."""
+    authors = AuthorIndex(roster)
+    return lambda post: authors.identify(post)[0] == "player"
+
+
+def _note_settled(result: TallyResult, settled: set[int]) -> TallyResult:
+    if not settled:
+        return result
+    verdicts = tuple(
+        replace(v, notes=(*v.notes, "settled_by_archiver")) if v.pid in settled else v
+        for v in result.verdicts
+    )
+    return replace(result, verdicts=verdicts)
 
 
 def _state_before_day(game, round_no: int, *, replacing: bool) -> Roster:
@@ -116,9 +168,14 @@ def _state_before_day(game, round_no: int, *, replacing: bool) -> Roster:
     return game.roster(without_tally=existing["id"])
 
 
-def _next_day(game) -> int:
-    """The round whose day comes next: the last night's round, or the one after the last day."""
+def next_day(game) -> int:
+    """The round whose day comes next: the last night's round, the last day's if another
+    vote of it is to come, or the one after the last day."""
+    from killmod.gamestate import day_goes_on
+
     days = {event.round for event in game.events("day")}
     nights = {event.round for event in game.events("night")}
     latest = max(days | nights, default=0)
-    return latest if latest in nights and latest not in days else latest + 1
+    if (latest in nights and latest not in days) or day_goes_on(game, latest):
+        return latest
+    return latest + 1

@@ -2,7 +2,11 @@
 
 Every page is fetched and parsed; posts are deduplicated by pid (Discuz serves
 the last page for page numbers past the end, and floors shift when a post is
-deleted between fetches), and the thread fails whole if any page fails.
+deleted between fetches), and the thread fails whole if any page fails.  After the
+first page (which tells how many there are) the pages are fetched from the last to
+the first, the first again too: a post deleted meanwhile moves posts onto pages not
+read yet, never off them, so no post is lost.  A page fetched over HTTP must end
+with ``</html>``: a page cut off is an error, never a short page.
 """
 
 from __future__ import annotations
@@ -13,13 +17,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from lxml import html as lxml_html
+
 import scrapers
 from killmod.charset import decode_html
 from killmod.errors import BadInput, KillmodError, TallyFailed
-from killmod.fetch import Fetched, fetch, fetch_all, new_session
+from killmod.fetch import Fetched, Fetcher, FetchOptions
 from killmod.model import Page, Post
-from scrapers.base import Scraper
+from scrapers.base import Scraper, tidy_text
 from scrapers.profile import Profile, ProfileScraper
+
+_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -31,6 +39,7 @@ class Thread:
     pages: int
     posts: tuple[Post, ...]
     scraper: str
+    settled: tuple[int, ...] = ()  # pids whose seconds were read from a view with seconds
 
 
 def read_thread(
@@ -40,16 +49,23 @@ def read_thread(
     forum: str | None = None,
     jobs: int = 4,
     profile: Profile | None = None,
+    fetcher: Fetcher | None = None,
+    tail: bool = False,
 ) -> Thread:
     """Read every page of the thread at ``source`` (http(s) URL, HTML file or folder).
 
     ``forum`` names the format instead of recognising it; ``profile`` reads the pages as
-    the board a profile describes (``scrapers.profile``).
+    the board a profile describes (``scrapers.profile``).  A URL is read with ``fetcher``
+    (default: one fetching ``jobs`` pages at once, no cache); ``tail`` takes the pages
+    before the last one the cache knows from the cache and fetches only the rest.
     """
     if forum and profile:
         raise BadInput("--forum 与 --profile 只能选一个")
     if re.match(r"https?://", source):
-        return _read_url(source, tz=tz, forum=forum, jobs=jobs, profile=profile)
+        if fetcher is None:
+            with Fetcher(FetchOptions(jobs=jobs)) as own:
+                return _read_url(source, own, tz=tz, forum=forum, profile=profile, tail=tail)
+        return _read_url(source, fetcher, tz=tz, forum=forum, profile=profile, tail=tail)
     path = Path(source)
     if path.is_dir():
         files = sorted((p for p in path.iterdir() if _is_saved_page(p)), key=_natural_key)
@@ -62,20 +78,66 @@ def read_thread(
 
 
 def _read_url(
-    url: str, *, tz: ZoneInfo, forum: str | None, jobs: int, profile: Profile | None
+    url: str,
+    fetcher: Fetcher,
+    *,
+    tz: ZoneInfo,
+    forum: str | None,
+    profile: Profile | None,
+    tail: bool,
 ) -> Thread:
-    session = new_session()
-    first = fetch(session, url)
-    scraper, page = _parse(first, tz=tz, forum=forum, profile=profile)
+    first = fetcher.fetch(url, cached=tail)
+    scraper, page = _parse_fetched(first, fetcher, tz=tz, forum=forum, profile=profile)
+    # Pages before the last one known (from the cache) may come from the cache.
+    known = page.page_count if first.cached else 0
     pages = [page]
-    requested = {page.page_no}
+    # The first page is read again with the others, last to first, unless it is all there is.
+    requested = set() if first.cached or page.page_count > 1 else {page.page_no}
     # A page fetched later may show more pages than the first one did (new posts).
-    while missing := sorted(set(range(1, max(p.page_count for p in pages) + 1)) - requested):
+    while missing := sorted(
+        set(range(1, max(p.page_count for p in pages) + 1)) - requested, reverse=True
+    ):
         requested.update(missing)
         urls = [scraper.page_url(url, n) for n in missing]
-        fetched = fetch_all(session, urls, jobs)
-        pages += [_parse(f, tz=tz, forum=scraper.NAME, profile=profile)[1] for f in fetched]
+        cached = {u for n, u in zip(missing, urls, strict=True) if n < known}
+        for fetched in fetcher.fetch_all(urls, cached=cached):
+            pages.append(
+                _parse_fetched(fetched, fetcher, tz=tz, forum=scraper.NAME, profile=profile)[1]
+            )
     return _assemble(url, pages, scraper)
+
+
+def read_page(
+    url: str, fetcher: Fetcher, *, tz: ZoneInfo, forum: str | None = None
+) -> tuple[Scraper, Page]:
+    """Fetch one page afresh and parse it (as ``forum`` when given)."""
+    return _parse_fetched(fetcher.fetch(url), fetcher, tz=tz, forum=forum, profile=None)
+
+
+def _parse_fetched(
+    fetched: Fetched,
+    fetcher: Fetcher,
+    *,
+    tz: ZoneInfo,
+    forum: str | None,
+    profile: Profile | None,
+) -> tuple[Scraper, Page]:
+    """Parse a fetched page; a cached page that no longer reads is fetched again."""
+    try:
+        _check_complete(fetched)
+        return parse_page(fetched, tz=tz, forum=forum, profile=profile)
+    except KillmodError:
+        if not fetched.cached:
+            raise
+    fresh = fetcher.fetch(fetched.url)
+    _check_complete(fresh)
+    return parse_page(fresh, tz=tz, forum=forum, profile=profile)
+
+
+def _check_complete(fetched: Fetched) -> None:
+    """A page cut off in transfer (no ``</html>``) is an error, not a short page."""
+    if not _HTML_END.search(fetched.body):
+        raise TallyFailed(f"页面不完整（没有读到页面结尾，可能传输中断）：{fetched.url}")
 
 
 def _read_files(
@@ -91,24 +153,33 @@ def _read_files(
         fetched_at = datetime.fromtimestamp(file.stat().st_mtime, UTC)
         fetched = Fetched(str(file), body, None, fetched_at)
         known = forum or (scraper.NAME if scraper else None)
-        scraper, page = _parse(fetched, tz=tz, forum=known, profile=profile)
+        scraper, page = parse_page(fetched, tz=tz, forum=known, profile=profile)
         pages.append(page)
     return _assemble(source, pages, scraper)
 
 
-def _parse(
-    fetched: Fetched, *, tz: ZoneInfo, forum: str | None, profile: Profile | None
+def parse_page(
+    fetched: Fetched, *, tz: ZoneInfo, forum: str | None = None, profile: Profile | None = None
 ) -> tuple[Scraper, Page]:
-    """Parse one page; a profile's scraper (and charset) wins over ``forum`` and recognition."""
+    """Parse one page; a profile's scraper (and charset) wins over ``forum`` and recognition.
+
+    A Discuz message page (no such thread, log in first, no permission…) fails with the
+    board's own message, whichever scraper was asked to read it.
+    """
     charset = profile.charset if profile else None
-    html = decode_html(fetched.body, charset or fetched.header_charset)
-    if profile is not None:
-        scraper: Scraper = ProfileScraper(profile)
-    else:
-        scraper = scrapers.by_name(forum) if forum else scrapers.pick(fetched.url, html)
+    html = decode_html(fetched.body, charset or fetched.header_charset, source=fetched.url)
+    try:
+        if profile is not None:
+            scraper: Scraper = ProfileScraper(profile)
+        else:
+            scraper = scrapers.by_name(forum) if forum else scrapers.pick(fetched.url, html)
+    except TallyFailed:
+        _fail_with_board_message(fetched.url, html)
+        raise
     try:
         return scraper, scraper.parse(html, tz=tz, fetched_at=fetched.fetched_at.astimezone(tz))
     except TallyFailed as error:
+        _fail_with_board_message(fetched.url, html)
         raise TallyFailed(f"{fetched.url}：{error.message}") from None
     except KillmodError:
         raise
@@ -118,11 +189,26 @@ def _parse(
         ) from None
 
 
+def _fail_with_board_message(url: str, html: str) -> None:
+    """Fail with the board's message when the page is a Discuz! X message page.
+
+    ``div#messagetext`` carries showmessage()'s text: no such thread, log in first, no
+    permission, the user group may not read…
+    """
+    if 'id="messagetext"' not in html:
+        return
+    found = lxml_html.document_fromstring(html).xpath('//div[@id="messagetext"]/p[1]')
+    message = tidy_text(found[0].text_content()) if found else ""
+    if message:
+        raise TallyFailed(f"{url}：论坛返回了提示页面：「{message}」")
+
+
 def _assemble(source: str, pages: list[Page], scraper: Scraper) -> Thread:
+    """One post per pid; a post read twice is taken from the page read last."""
     by_pid: dict[int, Post] = {}
     for page in pages:
         for post in page.posts:
-            by_pid.setdefault(post.pid, post)
+            by_pid[post.pid] = post
     title = next((page.title for page in pages if page.title), None)
     posts = tuple(sorted(by_pid.values(), key=lambda post: post.pid))
     return Thread(source, title, max(page.page_count for page in pages), posts, scraper.NAME)

@@ -306,6 +306,47 @@ class BallotReader:
         return None
 
 
+# The knife phase (1.0/2.0 动刀): 动刀 / 刀 / knife, and 过 / pass / 不刀 (不动刀).  不过
+# (“but”) is no pass.
+_KNIFE = re.compile(r"(?<![不])[动動]刀|(?<![不动動])刀|(?<![a-z])knife(?![a-z])")
+_PASS = re.compile(r"不[动動]?刀|(?<!不)[过過]|(?<![a-z])pass(?![a-z])")
+
+KnifeChoice = Literal["knife", "pass", "ambiguous"]
+
+
+def read_knife(text: str) -> tuple[KnifeChoice, str] | None:
+    """A knife-phase post's choice and the words read: 动刀/刀/knife, 过/pass/不刀, or both.
+
+    ``None`` when the post says neither.
+    """
+    norm = fold(text)
+    knife, passed = _KNIFE.search(norm), _PASS.search(norm)
+    if knife and passed:
+        return "ambiguous", f"{knife.group()} | {passed.group()}"
+    if knife:
+        return "knife", knife.group()
+    return ("pass", passed.group()) if passed else None
+
+
+class KnifeReader:
+    """Reads knife-phase posts as ballots on the defender: 动刀 a vote for him, 过 an abstain."""
+
+    def __init__(self, defender: int) -> None:
+        self.defender = defender
+
+    def read(self, text: str) -> Reading:
+        """One post's knife choice as the tally reads a ballot."""
+        found = read_knife(text)
+        if found is None:
+            return _NO_INTENT
+        choice, fragment = found
+        if choice == "knife":
+            return Reading("vote", self.defender, fragment=fragment)
+        if choice == "pass":
+            return Reading("abstain", fragment=fragment)
+        return Reading("ambiguous", fragment=fragment, detail="knife,pass")
+
+
 def _name_table(roster: Roster) -> dict[str, tuple[int | None, str | None]]:
     """Normalised name -> (seat, outsider): names, aliases, former holders, then outsiders.
 

@@ -8,6 +8,7 @@ and ``page_url(url, n)``; the registry in ``scrapers/__init__.py`` picks one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -16,6 +17,7 @@ from lxml import html as lxml_html
 
 from killmod.errors import TallyFailed
 from killmod.model import Page
+from killmod.times import parse_edit_notice
 
 
 class ScrapeError(TallyFailed):
@@ -46,6 +48,85 @@ def document(html: str) -> lxml_html.HtmlElement:
         return lxml_html.document_fromstring(html)
     except (ValueError, lxml_html.etree.ParserError) as error:
         raise ScrapeError(f"页面不是可读的 HTML（{error}）") from error
+
+
+_HTML_END = re.compile(r"</html\s*>", re.IGNORECASE)
+
+
+def require_end(html: str) -> None:
+    """A page must reach its ``</html>``: a page cut off (in transfer, or saved half-loaded)
+    is a ScrapeError, never a page with its last posts silently missing."""
+    if not _HTML_END.search(html):
+        raise ScrapeError("页面不完整（没有读到页面结尾 </html>，可能在传输或保存时被截断）")
+
+
+def require_after_posts(found: bool, marker: str) -> None:
+    """The part of the page that follows the post list (``marker`` names it) must be there:
+    a page cut off and closed again (a browser saving a half-loaded page) reads as a
+    complete page with its last posts missing."""
+    if not found:
+        raise ScrapeError(
+            f"页面不完整（帖子列表之后的{marker}没有读到，页面可能只加载或保存了一半）"
+        )
+
+
+def require_named_posts(found: Iterable[int], named: Iterable[int]) -> None:
+    """Every post id the page's parts name (``id="postmessage_PID"``…) must be a post read:
+    a post whose container was damaged must not silently drop out of the page."""
+    missing = sorted(set(named) - set(found))
+    if missing:
+        raise ScrapeError(
+            f"页面结构损坏：帖子 pid={missing[0]} 的部分内容还在，帖子本身却读不出"
+            "（页面可能被截断或改动过）"
+        )
+
+
+def require_parts(pid: object, author: str, has_text: bool) -> None:
+    """A post the page shows must have an author and a text (or the board's banned notice):
+    a damaged part is an error, never an empty author or text (which reads as no vote)."""
+    if not author:
+        raise ScrapeError(f"帖子 {pid} 读不出作者（页面不完整或被改动过）")
+    if not has_text:
+        raise ScrapeError(f"帖子 {pid} 读不出正文（页面不完整或被改动过）")
+
+
+_NOTICE_LINE = re.compile(r"\A\s*(本帖最[后後]由[^\n]+?[编編][辑輯])[ \t]*(?:\n|\Z)")
+
+
+def edit_notice_line(text: str, tz: ZoneInfo) -> tuple[str, datetime | None]:
+    """A post text whose first line is the board's edit notice ("本帖最后由 X 于 … 编辑")
+    although its element was not found (damaged markup): (the text without it, the edit
+    time).  An edited ballot must never pass for an unedited one."""
+    found = _NOTICE_LINE.match(text)
+    edited_at = parse_edit_notice(found.group(1), tz) if found else None
+    if edited_at is None:
+        return text, None
+    return tidy_text(text[found.end() :]), edited_at
+
+
+def require_post_count(read: int, shown: int) -> None:
+    """As many posts read as the page shows by another mark (author lines, labels…)."""
+    if read != shown:
+        raise ScrapeError(
+            f"页面结构损坏：页面上有 {shown} 处发帖标记，却只读出 {read} 个帖子"
+            "（页面可能被截断或改动过）"
+        )
+
+
+def require_not_nested(elements: list) -> None:
+    """Posts are siblings: a post found inside another one means the page's structure is
+    broken (a lost closing tag), and the outer post's text may hold the inner one's."""
+    chosen = set(elements)
+    for element in elements:
+        if any(ancestor in chosen for ancestor in element.iterancestors()):
+            raise ScrapeError("页面结构损坏：一个帖子嵌在另一个帖子里（页面可能被截断或改动过）")
+
+
+def require_agreement(readings: set, what: str) -> None:
+    """Parts of a page that repeat one fact (the page bar above and below the posts) must
+    agree: one of them is damaged otherwise."""
+    if len(readings) > 1:
+        raise ScrapeError(f"页面结构损坏：页面上的{what}前后不一致（页面可能被改动过）")
 
 
 def element_text(element: lxml_html.HtmlElement) -> str:

@@ -30,13 +30,32 @@ from lxml import html as lxml_html
 
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
-from scrapers.base import ScrapeError, board_clock, document, drop, element_text, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    board_clock,
+    document,
+    drop,
+    edit_notice_line,
+    element_text,
+    require_after_posts,
+    require_agreement,
+    require_end,
+    require_named_posts,
+    require_not_nested,
+    require_parts,
+    tidy_text,
+)
 
 NAME = "discuz7"
 
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! [67]\.')
 _UID = re.compile(r"uid[=-](\d+)")
 _POST_ID = re.compile(r"post_(\d+)$")
+# Every part of a post names its pid: a damaged container still leaves the others.
+_POST_PARTS = re.compile(
+    r'\bid="(?:post_|pid|userinfo|postnum|authicon|authorposton|postmessage_|post_rate_div_)'
+    r'(\d+)"'
+)
 _NUMBER = re.compile(r"\d+")
 _POSTED = re.compile(r"^\s*(?:发表于|發表於)")
 # Anti-copy noise 7.2's jammer() puts between a message's lines (X marks it font.jammer):
@@ -84,6 +103,11 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     ]
     if not containers:
         raise no_posts(root, "页面里没有帖子列表（页面不完整，或不是 Discuz! 7.2 的帖子页）")
+    require_end(html)
+    require_named_posts([pid for pid, _ in containers], map(int, _POST_PARTS.findall(html)))
+    require_not_nested([div for _, div in containers])
+    after = root.xpath('//div[@id="postlistreply" or @id="footer"]')
+    require_after_posts(bool(after), "页脚")
     clock = board_clock(html) or fetched_at
     posts = tuple(_read_post(pid, div, tz=tz, now=clock) for pid, div in containers)
     page_no, page_count = _pagination(root)
@@ -124,7 +148,10 @@ def message_parts(
     ):
         quotes.append(element_text(quote))
         drop(quote)
-    return element_text(cell), tuple(quotes), edited_at
+    text = element_text(cell)
+    if edited_at is None:
+        text, edited_at = edit_notice_line(text, tz)
+    return text, tuple(quotes), edited_at
 
 
 def _read_post(pid: int, div, *, tz: ZoneInfo, now: datetime) -> Post:
@@ -134,6 +161,7 @@ def _read_post(pid: int, div, *, tz: ZoneInfo, now: datetime) -> Post:
     author, uid = _author(div)
     cells = div.xpath(f'.//td[@id="postmessage_{pid}"]')
     banned = not cells and bool(div.xpath('.//div[@class="locked"]'))
+    require_parts(f"pid={pid}", author, bool(cells) or banned)
     body, quotes, edited_at = message_parts(cells[0], tz) if cells else ("", (), None)
     return Post(
         pid=pid,
@@ -163,20 +191,35 @@ def _author(div) -> tuple[str, int | None]:
 
 
 def _floor(div, pid: int) -> int | None:
-    numbers = div.xpath(f'.//a[@id="postnum{pid}"]/em/text()')
+    links = div.xpath(f'.//a[@id="postnum{pid}"]')
+    if not links:
+        raise ScrapeError(f"帖子 pid={pid} 没有楼层号（页面不完整或被改动过）")
+    numbers = links[0].xpath("./em/text()")
     found = _NUMBER.search(numbers[0]) if numbers else None
     return int(found.group()) if found else None
 
 
 def _pagination(root) -> tuple[int, int]:
+    """(this page, pages) from the page bars above and below the posts, which must agree.
+
+    A thread of one page has no bar; a "下一页" link without a bar is a damaged page.
+    """
     bars = root.xpath('//div[@class="pages"]')
     if not bars:
+        if root.xpath('//a[@class="next"]'):
+            raise ScrapeError("页面结构损坏：有“下一页”链接却没有页码栏（页面可能被改动过）")
         return 1, 1
-    current = _NUMBER.search("".join(bars[0].xpath("./strong/text()")))
-    numbers = [
-        int(found.group()) for t in bars[0].xpath("./a/text()") if (found := _NUMBER.search(t))
-    ]
-    page_no = int(current.group()) if current else 1
+    readings = {_page_bar(bar) for bar in bars}
+    require_agreement(readings, "页码栏")
+    return readings.pop()
+
+
+def _page_bar(bar) -> tuple[int, int]:
+    current = _NUMBER.search("".join(bar.xpath(".//strong/text()")))
+    if current is None:
+        raise ScrapeError("页面结构损坏：页码栏里没有当前页码（页面可能被改动过）")
+    numbers = [int(n) for t in bar.xpath(".//a/text()") for n in _NUMBER.findall(t)]
+    page_no = int(current.group())
     return page_no, max([page_no, *numbers])
 
 

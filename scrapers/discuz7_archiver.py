@@ -27,7 +27,15 @@ from zoneinfo import ZoneInfo
 
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
-from scrapers.base import ScrapeError, document, drop, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    document,
+    drop,
+    require_after_posts,
+    require_end,
+    require_post_count,
+    tidy_text,
+)
 from scrapers.discuz7 import NOISE
 
 NAME = "discuz7_archiver"
@@ -38,6 +46,8 @@ _PAGED_URL = re.compile(r"/archiver/.*tid-\d+-page-\d+\.html")
 _TID = re.compile(r"tid-(\d+)(?:-page-\d+)?\.html")
 _TITLE_PAGE = re.compile(r"\((?:页|頁) (\d+)\)")
 _NUMBER = re.compile(r"\d+")
+# An author line: "<strong>NAME</strong> 发表于": one a post, whatever became of its <p>.
+_AUTHOR_LINE = re.compile(r"</strong>\s*(?:发表于|發表於)")
 _BANNED = re.compile(r"\A\*{4} .*屏蔽 \*{4}\Z")
 _EDIT_NOTICE = re.compile(r"\[i=s\]\s*(本帖最[后後]由.+?[编編][辑輯])\s*\[/i\]", re.DOTALL)
 _QUOTE_TAG = re.compile(r"\[(/?)quote(?:=[^\]\n]*)?\]", re.IGNORECASE)
@@ -80,7 +90,12 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     if not lines and not bars:
         message = tidy_text(content[0].text_content())
         raise ScrapeError(f"论坛返回了提示页面：「{message}」" if message else "页面里没有帖子")
-    page_no, page_count = _pagination(root, bars)
+    require_end(html)
+    require_after_posts(bool(root.xpath('//div[@id="footer"]')), "页脚（查看完整版本）")
+    require_post_count(len(lines), len(_AUTHOR_LINE.findall(html)))
+    if lines and not bars and content[0].xpath('.//a[contains(@href, "-page-")]'):
+        raise ScrapeError("页面结构损坏：有其他页的链接却没有页码列表（页面可能被改动过）")
+    page_no, page_count = _pagination(root, bars, posts=bool(lines))
     posts = tuple(
         _read_post(page_no * PAGE_SPAN + position, line, tz=tz, now=fetched_at)
         for position, line in enumerate(lines, start=1)
@@ -163,18 +178,20 @@ def _plain(text: str) -> str:
     return tidy_text(_TAG.sub("", _QUOTE_TAG.sub("", _EMBED.sub("", text))))
 
 
-def _pagination(root, bars: list) -> tuple[int, int]:
-    """(this page, pages): the page list names every page, the current one in ``<strong>``.
+def _pagination(root, bars: list, *, posts: bool) -> tuple[int, int]:
+    """(this page, pages): the page list names every page, the current one as "[N]".
 
-    A page past the end names no current page: its number is in the title ("(页 4)").
+    A page past the end (no posts) names no current page: its number is in the title
+    ("(页 4)").  A page with posts whose list names no current page is damaged.
     """
     bar = bars[0] if bars else None
-    current = _NUMBER.search("".join(bar.xpath("./strong/text()"))) if bar is not None else None
-    listed = [
-        int(n) for n in (bar.xpath("./a/text()") if bar is not None else []) if n.strip().isdigit()
-    ]
+    text = bar.text_content() if bar is not None else ""
+    current = re.search(r"\[(\d+)\]", text)
+    listed = [int(n) for n in _NUMBER.findall(text)]
+    if bar is not None and posts and current is None:
+        raise ScrapeError("页面结构损坏：页码列表里没有当前页码（页面可能被改动过）")
     if current:
-        page_no = int(current.group())
+        page_no = int(current.group(1))
         return page_no, max([page_no, *listed])
     titled = _TITLE_PAGE.search(root.findtext(".//title") or "")
     return int(titled.group(1)) if titled else 1, max(listed, default=1)

@@ -32,7 +32,16 @@ from zoneinfo import ZoneInfo
 from lxml import html as lxml_html
 
 from killmod.model import Page, Post
-from scrapers.base import ScrapeError, board_clock, document, drop, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    board_clock,
+    document,
+    drop,
+    require_after_posts,
+    require_end,
+    require_post_count,
+    tidy_text,
+)
 from scrapers.discuz7 import NOISE, message_parts, no_posts, post_time
 
 NAME = "discuz7_printable"
@@ -41,6 +50,12 @@ LIMIT = 100  # posts the printable view shows at most
 _POWERED = re.compile(r"Powered by Discuz! [67]\.")
 _LABEL = re.compile(r"^\s*(作者|时间|時間|标题|標題)\s*[:：]\s*$")
 _BLOCKED = ("提示:", "提示：")
+# What every post shows once: the rule before it, its author and time labels.
+_MARKS = (
+    re.compile(r"<hr noshade", re.IGNORECASE),
+    re.compile(r"<b>\s*作者\s*[:：]\s*</b>"),
+    re.compile(r"<b>\s*(?:时间|時間)\s*[:：]\s*</b>"),
+)
 
 
 def matches(url: str, html: str) -> bool:
@@ -66,6 +81,11 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     segments = _segments(body)
     if not segments:
         raise no_posts(root, "页面里没有帖子（页面不完整，或不是 Discuz! 7.2 的打印页）")
+    require_end(html)
+    require_after_posts(bool(_POWERED.search(html)), "页脚（Powered by Discuz!）")
+    rules, authors, times = (len(mark.findall(html)) for mark in _MARKS)
+    for shown in (rules - 1, authors, times):  # the footer has a rule of its own
+        require_post_count(len(segments), shown)
     if len(segments) >= LIMIT:
         raise ScrapeError(
             f"打印页只显示前 {LIMIT} 帖，本帖可能更长："
@@ -135,9 +155,19 @@ def _time_element(label, nodes: list) -> lxml_html.HtmlElement:
 
 
 def _message(nodes: list) -> lxml_html.HtmlElement:
-    """The message after the header's ``<br /><br />``, gathered into one ``div``."""
+    """The message after the header's ``<br /><br />``, gathered into one ``div``.
+
+    The message starts at the first text after the header's run of line breaks: a run
+    of one (a damaged page) loses no text.
+    """
     breaks = [index for index, node in enumerate(nodes) if node.tag == "br"]
-    start = breaks[1] if len(breaks) > 1 else len(nodes) - 1
+    start = breaks[0] if breaks else len(nodes) - 1
+    while (
+        start + 1 < len(nodes)
+        and nodes[start + 1].tag == "br"
+        and not (nodes[start].tail or "").strip()
+    ):
+        start += 1
     cell = lxml_html.Element("div")
     cell.text = nodes[start].tail
     for node in nodes[start + 1 :]:

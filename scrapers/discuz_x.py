@@ -17,7 +17,21 @@ from lxml import etree
 
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
-from scrapers.base import ScrapeError, board_clock, document, drop, element_text, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    board_clock,
+    document,
+    drop,
+    edit_notice_line,
+    element_text,
+    require_after_posts,
+    require_agreement,
+    require_end,
+    require_named_posts,
+    require_not_nested,
+    require_parts,
+    tidy_text,
+)
 
 NAME = "discuz_x"
 
@@ -25,6 +39,11 @@ _REWRITE = re.compile(r"thread-(\d+)-(\d+)-(\d+)\.html")
 _UID = re.compile(r"uid[=-](\d+)")
 _PAGE_COUNT = re.compile(r"(\d+)")
 _POST_ID = re.compile(r"post_(\d+)$")
+# Every part of a post names its pid: a damaged container still leaves the others.
+_POST_PARTS = re.compile(
+    r'\bid="(?:post_|pid|favatar|postnum|authicon|authorposton|postmessage_|comment_'
+    r'|post_rate_div_|_postposition)(\d+)"'
+)
 # Discuz X lets a board name its first floors instead of numbering them.
 _FLOOR_NAMES = {"楼主": 1, "樓主": 1, "沙发": 2, "沙發": 2, "板凳": 3, "地板": 4}
 # Anti-copy noise Discuz inserts into post bodies: never part of what a player wrote.
@@ -79,6 +98,10 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     if message is not None:
         text = tidy_text(message.xpath("string(p[1])") or message.text_content())
         raise ScrapeError(f"论坛返回了提示页面：「{text}」")
+    require_end(html)
+    require_after_posts(
+        _by_id(root, "postlistreply") is not None or _by_id(root, "ft") is not None, "页脚"
+    )
     containers = [
         (int(match.group(1)), div)
         for div in _post_divs(root)
@@ -86,6 +109,8 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     ]
     if not containers:
         raise ScrapeError("页面里没有帖子列表（页面不完整，或不是 Discuz! X 的帖子页）")
+    require_named_posts([pid for pid, _ in containers], map(int, _POST_PARTS.findall(html)))
+    require_not_nested([div for _, div in containers])
     clock = board_clock(html) or fetched_at
     posts = tuple(
         post
@@ -105,9 +130,6 @@ def _by_id(root, name: str):
 
 
 def _post_divs(root) -> list:
-    postlist = _by_id(root, "postlist")
-    if postlist is not None:
-        return postlist.xpath('./div[starts-with(@id, "post_")]')
     return root.xpath('//div[starts-with(@id, "post_")]')
 
 
@@ -122,10 +144,14 @@ def _read_post(root, pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Po
     author, uid = _author(avatar if avatar is not None else div)
     cell = _by_id(root, f"postmessage_{pid}")
     banned = cell is None and bool(_LOCKED(div))
+    require_parts(f"pid={pid}", author, cell is not None or banned)
     body, quotes, edited_at = _body(cell, tz) if cell is not None else ("", (), None)
+    floor = _by_id(root, f"postnum{pid}")
+    if floor is None:
+        raise ScrapeError(f"帖子 pid={pid} 没有楼层号（页面不完整或被改动过）")
     return Post(
         pid=pid,
-        floor=_floor(_by_id(root, f"postnum{pid}")),
+        floor=_floor(floor),
         author=author,
         uid=uid,
         posted_at=posted_at,
@@ -178,21 +204,36 @@ def _body(cell, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
     for quote in _QUOTES(cell):
         quotes.append(element_text(quote))
         drop(quote)
-    return element_text(cell), tuple(quotes), edited_at
+    text = element_text(cell)
+    if edited_at is None:
+        text, edited_at = edit_notice_line(text, tz)
+    return text, tuple(quotes), edited_at
 
 
 def _pagination(root) -> tuple[int, int]:
-    top = _by_id(root, "pgt")  # the page bar above the posts
-    bars = (top if top is not None else root).xpath('.//div[@class="pg"]')
+    """(this page, pages) from the page bars above and below the posts, which must agree.
+
+    A thread of one page has no bar; a "下一页" button without a bar is a damaged page.
+    """
+    bars = root.xpath('//div[@class="pg"]')
     if not bars:
+        if root.xpath('//a[@class="nxt"] | //div[@class="pgbtn"]'):
+            raise ScrapeError("页面结构损坏：有“下一页”按钮却没有页码栏（页面可能被改动过）")
         return 1, 1
-    bar = bars[0]
-    current = bar.xpath("./strong/text()")
+    readings = {_page_bar(bar) for bar in bars}
+    require_agreement(readings, "页码栏")
+    return readings.pop()
+
+
+def _page_bar(bar) -> tuple[int, int]:
+    current = [t for t in bar.xpath(".//strong/text()") if t.strip().isdigit()]
+    if not current:
+        raise ScrapeError("页面结构损坏：页码栏里没有当前页码（页面可能被改动过）")
+    page_no = int(current[0])
     totals = bar.xpath('.//span[starts-with(@title, "共")]/@title')
-    numbers = [int(t) for t in bar.xpath("./a/text() | ./strong/text()") if t.strip().isdigit()]
-    page_no = int(current[0]) if current and current[0].strip().isdigit() else 1
     if totals and (found := _PAGE_COUNT.search(totals[0])):
         return page_no, int(found.group(1))
+    numbers = [int(n) for t in bar.xpath(".//a/text()") for n in re.findall(r"\d+", t)]
     return page_no, max([page_no, *numbers])
 
 

@@ -37,7 +37,14 @@ from zoneinfo import ZoneInfo
 
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
-from scrapers.base import ScrapeError, document, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    document,
+    require_after_posts,
+    require_end,
+    require_post_count,
+    tidy_text,
+)
 
 NAME = "discuz_x_archiver"
 
@@ -48,6 +55,8 @@ _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! X')
 _EDIT_NOTICE = re.compile(r"\A\s*(本帖最[后後]由.+?[编編][辑輯])[^\n]*(?:\n|\Z)")
 _QUOTE_HEADER = re.compile(r"(?P<author>.+?) 发表于 (?P<date>\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2})")
 _WHITESPACE = re.compile(r"\s+")
+# An author line: "<strong>NAME</strong> 发表于": one a post, whatever became of its <p>.
+_AUTHOR_LINE = re.compile(r"</strong>\s*(?:发表于|發表於)")
 
 
 def matches(url: str, html: str) -> bool:
@@ -73,6 +82,9 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     lines = content[0].xpath('./p[@class="author"]') if content else []
     if not lines:
         raise ScrapeError("页面里没有帖子（页面不完整，或不是 Discuz! X 的 Archiver 帖子页）")
+    require_end(html)
+    require_after_posts(bool(root.xpath('//div[@id="footer"]')), "页脚")
+    require_post_count(len(lines), len(_AUTHOR_LINE.findall(html)))
     page_no, page_count = _pagination(content[0])
     posts: list[Post] = []
     for position, line in enumerate(lines, start=1):
@@ -112,6 +124,16 @@ def _post_time(line, *, tz: ZoneInfo, fetched_at: datetime):
     return parse_board_time(tidy_text(text or ""), tz, fetched_at)
 
 
+def _following_text(line) -> str:
+    """The text after an author line up to the next post's."""
+    parts = [line.tail or ""]
+    for element in line.itersiblings():
+        if element.get("class") in ("author", "page"):
+            break
+        parts += [element.text_content(), element.tail or ""]
+    return "".join(parts)
+
+
 def _message_text(line) -> str | None:
     """The text after a post's author line up to the next one; None when the post has none.
 
@@ -119,7 +141,11 @@ def _message_text(line) -> str | None:
     """
     subject = line.getnext()
     if subject is None or subject.tag != "h3":
+        if _following_text(line).strip():
+            raise ScrapeError("帖子结构损坏：正文前缺少标题行（页面可能被改动过）")
         return None
+    if subject.xpath(".//br"):  # a subject is one line: this one swallowed the message
+        raise ScrapeError("帖子结构损坏：正文落在了标题行里（页面可能被改动过）")
     parts = [subject.tail or ""]
     for element in subject.itersiblings():
         if element.get("class") in ("author", "page"):
@@ -176,13 +202,18 @@ def _squeeze(text: str) -> str:
 
 
 def _pagination(content) -> tuple[int, int]:
+    """(this page, pages) from the page list "页: [2] 1 3": every page, this one in brackets."""
     bars = content.xpath('./div[@class="page"]')
     if not bars:
+        if content.xpath('.//a[contains(@href, "page=")]'):
+            raise ScrapeError("页面结构损坏：有其他页的链接却没有页码列表（页面可能被改动过）")
         return 1, 1
-    current = re.search(r"\d+", "".join(bars[0].xpath("./strong/text()")))
-    numbers = [int(n) for n in bars[0].xpath("./a/text()") if n.strip().isdigit()]
-    page_no = int(current.group()) if current else 1
-    return page_no, max([page_no, *numbers])
+    text = bars[0].text_content()
+    current = re.search(r"\[(\d+)\]", text)
+    if current is None:
+        raise ScrapeError("页面结构损坏：页码列表里没有当前页码（页面可能被改动过）")
+    page_no = int(current.group(1))
+    return page_no, max([page_no, *map(int, re.findall(r"\d+", text))])
 
 
 def _title(root) -> str | None:

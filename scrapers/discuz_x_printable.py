@@ -32,7 +32,17 @@ from lxml import html as lxml_html
 
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
-from scrapers.base import ScrapeError, document, drop, element_text, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    document,
+    drop,
+    edit_notice_line,
+    element_text,
+    require_after_posts,
+    require_end,
+    require_post_count,
+    tidy_text,
+)
 
 NAME = "discuz_x_printable"
 
@@ -71,6 +81,11 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     )
     if not posts:
         raise ScrapeError("页面里没有帖子（页面不完整，或不是 Discuz! X 的打印版页面）")
+    require_end(html)
+    require_after_posts(bool(_GENERATOR.search(chunks[-1])), "页脚（Powered by Discuz! X）")
+    # Each post has a rule before it, an author and a time label: the footer one more rule.
+    for shown in (len(chunks) - 1, html.count("<b>作者: </b>"), html.count("<b>时间: </b>")):
+        require_post_count(len(posts), shown)
     if len(posts) >= LIMIT:
         raise ScrapeError(f"打印版只显示前 {LIMIT} 帖，这个帖子可能更长：请改用普通帖子页的网址")
     return Page(posts=posts, page_no=1, page_count=1, title=_title(head))
@@ -164,7 +179,10 @@ def _body(message, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]
     ):
         quotes.append(element_text(quote))
         drop(quote)
-    return element_text(message), tuple(quotes), edited_at
+    text = element_text(message)
+    if edited_at is None:
+        text, edited_at = edit_notice_line(text, tz)
+    return text, tuple(quotes), edited_at
 
 
 def _title(head: str) -> str | None:

@@ -30,7 +30,12 @@ Keys (see ``examples/profiles/`` for complete profiles):
                                ballots) and other parts to drop (signatures, notices)
     strip                      regexes removed from the body text (e.g. a reply prefix)
     banned                     CSS selector present in a banned author's post
-    edited, edited_format      field: the edit time, and its format (default time_format)
+    end                        CSS selector of an element after the post list (a footer): a
+                               page without it was cut off, and is an error, not a page with
+                               its last posts missing (optional; recommended)
+    edited, edited_format      field: the edit time, and its format (default time_format);
+                               a post whose text matches the field's regex outside the
+                               field's element is a damaged page (an error)
     title, page_count,         fields read in the whole page: the thread title, the page
     page_current               count (the largest number found), the current page
     page_param, page_value     the query parameter that selects a page, and its value:
@@ -54,14 +59,27 @@ from typing import Any, NoReturn
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
-from cssselect import SelectorError
+from cssselect import HTMLTranslator, SelectorError
+from cssselect import parse as parse_css
+from cssselect.parser import CombinedSelector
+from lxml import etree
 from lxml.cssselect import CSSSelector
 
 from killmod.charset import codec_for
 from killmod.errors import BadInput
 from killmod.model import Page, Post, Precision
 from killmod.times import parse_board_time
-from scrapers.base import ScrapeError, document, drop, element_text, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    document,
+    drop,
+    element_text,
+    require_after_posts,
+    require_agreement,
+    require_end,
+    require_not_nested,
+    tidy_text,
+)
 
 _FIELD_KEYS = frozenset({"selector", "attribute", "json", "regex"})
 _SAMPLE_TIME = datetime(2019, 5, 12, 22, 0, 5, tzinfo=UTC)
@@ -81,10 +99,15 @@ class Field:
         """Every value this field finds in ``element``, in document order."""
         targets = self.selector(element) if self.selector is not None else [element]
         for target in targets:
-            raw = target.get(self.attribute) if self.attribute else tidy_text(target.text_content())
-            value = self._refine(raw)
-            if value and value.strip():
-                yield value.strip()
+            value = self.value_of(target)
+            if value is not None:
+                yield value
+
+    def value_of(self, target) -> str | None:
+        """The value one element the selector matched gives, or None."""
+        raw = target.get(self.attribute) if self.attribute else tidy_text(target.text_content())
+        value = self._refine(raw)
+        return value.strip() if value and value.strip() else None
 
     def first(self, element) -> str | None:
         """The first value this field finds in ``element``, or None."""
@@ -120,6 +143,7 @@ class Profile:
     remove: tuple[CSSSelector, ...] = ()
     strip: tuple[re.Pattern[str], ...] = ()
     banned: CSSSelector | None = None
+    end: CSSSelector | None = None
     edited: Field | None = None
     edited_format: str | None = None
     title: Field | None = None
@@ -138,6 +162,7 @@ class ProfileScraper:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self.NAME = profile.name
+        self._posts_anywhere = _anywhere(profile.post.css)
 
     def matches(self, url: str, html: str) -> bool:
         """A page of this board, by its URL."""
@@ -167,21 +192,63 @@ class ProfileScraper:
             raise ScrapeError(
                 f"页面里没有帖子：profile「{profile.name}」的 post 选择器没有匹配任何元素"
             )
+        require_end(html)
+        if profile.end is not None:
+            require_after_posts(bool(profile.end(root)), f"部分（profile「{profile.name}」的 end）")
+        self._check_structure(root, containers)
         posts = tuple(
             self._read_post(index, container, tz=tz, fetched_at=fetched_at)
             for index, container in enumerate(containers, start=1)
         )
-        page_no = _number(profile.page_current.first(root)) if profile.page_current else None
-        page_no = page_no or 1
         counts = [_number(v) for v in profile.page_count.values(root)] if profile.page_count else []
-        page_count = max([page_no, *(count for count in counts if count is not None)])
+        page_count = max([1, *(count for count in counts if count is not None)])
+        page_no = self._page_no(root, page_count)
+        page_count = max(page_no, page_count)
         title = profile.title.first(root) if profile.title else None
         return Page(posts=posts, page_no=page_no, page_count=page_count, title=title)
+
+    def _check_structure(self, root, containers: list) -> None:
+        """Posts where the post selector does not find them, or two posts' texts in one
+        post, mean a damaged page (a lost closing tag): an error, not fewer posts."""
+        profile = self.profile
+        require_not_nested(containers)
+        chosen = set(containers)
+        strays = any(
+            profile.time.first(e) is not None for e in self._posts_anywhere(root) if e not in chosen
+        )
+        if profile.time.selector is not None:  # a post's time outside every post
+            strays = strays or any(
+                profile.time.value_of(e) and not chosen.intersection(e.iterancestors())
+                for e in profile.time.selector(root)
+            )
+        if strays:
+            raise ScrapeError(
+                f"页面结构损坏：有帖子不在 profile「{profile.name}」的 post 选择器"
+                "找到的位置（页面可能被截断或改动过）"
+            )
+        for container in containers:
+            if len(_outermost(profile.body(container))) > 1:
+                raise ScrapeError(
+                    f"页面结构损坏：profile「{profile.name}」的一个帖子里有多处正文"
+                    "（页面可能被截断或改动过）"
+                )
+
+    def _page_no(self, root, page_count: int) -> int:
+        """This page's number; a thread of several pages must show it, the same everywhere."""
+        if self.profile.page_current is None:
+            return 1
+        shown = {_number(value) for value in self.profile.page_current.values(root)} - {None}
+        require_agreement(shown, "当前页码")
+        if not shown and page_count > 1:
+            raise ScrapeError(
+                f"页面结构损坏：读不到当前页码（profile「{self.profile.name}」的 page_current）"
+            )
+        return shown.pop() if shown else 1
 
     def _read_post(self, index: int, container, *, tz: ZoneInfo, fetched_at: datetime) -> Post:
         profile = self.profile
         floor = _number(profile.floor.first(container)) if profile.floor else None
-        pid = _number(profile.pid.first(container)) if profile.pid else floor
+        pid = _whole_number(profile.pid.first(container)) if profile.pid else floor
         if pid is None:
             raise ScrapeError(f"第 {index} 个帖子读不出 pid（profile「{profile.name}」）")
         stamp = profile.time.first(container)
@@ -190,10 +257,13 @@ class ProfileScraper:
         posted_at, precision = self._time(stamp, profile.time_format, tz, fetched_at)
         banned = profile.banned is not None and bool(profile.banned(container))
         body, quotes = ("", ()) if banned else self._body(pid, container)
+        author = profile.author.first(container)
+        if author is None:
+            raise ScrapeError(f"帖子 pid={pid} 读不出作者（profile「{profile.name}」的 author）")
         return Post(
             pid=pid,
             floor=floor,
-            author=(profile.author.first(container) or ""),
+            author=author,
             uid=_number(profile.uid.first(container)) if profile.uid else None,
             posted_at=posted_at,
             precision=precision,
@@ -225,6 +295,12 @@ class ProfileScraper:
         profile = self.profile
         stamp = profile.edited.first(container) if profile.edited else None
         if stamp is None:
+            notice = profile.edited.regex if profile.edited and profile.edited.selector else None
+            if notice is not None and notice.search(tidy_text(container.text_content())):
+                raise ScrapeError(
+                    f"帖子有编辑记录，却不在 profile「{profile.name}」的 edited 指定的位置"
+                    "（页面可能被改动过）"
+                )
             return None
         fmt = profile.edited_format or profile.time_format
         return self._time(stamp, fmt, tz, fetched_at)[0]
@@ -302,7 +378,7 @@ class _Reader:
             return self.string(key, raw)
         if key in ("url_pattern", "page_url_strip"):
             return self.regex(key, raw)
-        if key in ("post", "body", "banned"):
+        if key in ("post", "body", "banned", "end"):
             return self.selector(key, raw)
         if key in ("quote", "remove"):
             return tuple(self.selector(key, item) for item in self.strings(key, raw))
@@ -438,10 +514,29 @@ def _json_path(raw: str, path: tuple[str, ...]) -> str | None:
     return None if value is None or isinstance(value, dict | list) else str(value)
 
 
+def _whole_number(text: str | None) -> int | None:
+    """``text`` as a number when it is nothing but one (a post id is never "900qz")."""
+    return int(text) if text is not None and text.isascii() and text.isdigit() else None
+
+
 def _number(text: str | None) -> int | None:
     """The first whole number in ``text``, or None."""
     found = re.search(r"\d+", text) if text else None
     return int(found.group()) if found else None
+
+
+def _anywhere(css: str) -> etree.XPath:
+    """The elements the last step of a CSS selector matches anywhere in the page
+    (``#list > div.post`` → every ``div.post``): where posts may be found when the page's
+    structure is damaged."""
+    translator = HTMLTranslator()
+    steps = []
+    for selector in parse_css(css):
+        tree = selector.parsed_tree
+        while isinstance(tree, CombinedSelector):
+            tree = tree.subselector
+        steps.append(f"descendant-or-self::{translator.xpath(tree)}")
+    return etree.XPath(" | ".join(steps))
 
 
 def _outermost(elements: list) -> list:

@@ -28,7 +28,16 @@ from lxml import html as lxml_html
 
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
-from scrapers.base import ScrapeError, document, drop, element_text, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    document,
+    drop,
+    element_text,
+    require_end,
+    require_not_nested,
+    require_post_count,
+    tidy_text,
+)
 
 NAME = "sohu"
 
@@ -38,6 +47,7 @@ _FILL = "club.render.fill("
 _THREAD_PATH = re.compile(r"(/thread/[0-9A-Za-z]+)(?:/p\d+)?/?$")
 _POST_ID = re.compile(r"post_(\d+)$")
 _UID = re.compile(r"/p/(\d+)/?$")
+_PAGE_LINK = re.compile(r"/thread/[0-9A-Za-z]+/p\d+/?$")
 _POSTLIST_CALL = re.compile(r'"tag"\s*:\s*"#bbs_postlist"')
 
 
@@ -71,6 +81,10 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     ]
     if not tables:
         raise ScrapeError("帖子列表里没有帖子（页面不完整，或不是搜狐社区的帖子页）")
+    require_end(html)
+    require_not_nested([table for _, table in tables])
+    for part in ("wrap", "grey"):  # a post's text and its time, once each
+        require_post_count(len(tables), len(content.xpath(f'.//div[@class="{part}"]')))
     posts = tuple(
         _read_post(number, table, tz=tz, fetched_at=fetched_at) for number, table in tables
     )
@@ -159,11 +173,14 @@ def _text(element) -> str:
 def _pagination(content) -> tuple[int, int]:
     bars = content.xpath('.//div[@class="pages"]')
     if not bars:
+        if any(_PAGE_LINK.search(href) for href in content.xpath(".//a/@href")):
+            raise ScrapeError("页面结构损坏：有其他页的链接却没有页码栏（页面可能被改动过）")
         return 1, 1
-    current = [int(t) for t in bars[0].xpath('./span[@class="cur"]/text()') if t.strip().isdigit()]
-    numbers = [int(t) for t in bars[0].xpath("./span/a/text()") if t.strip().isdigit()]
-    page_no = current[0] if current else 1
-    return page_no, max([page_no, *numbers])
+    current = [int(t) for t in bars[0].xpath('.//span[@class="cur"]/text()') if t.strip().isdigit()]
+    if not current:
+        raise ScrapeError("页面结构损坏：页码栏里没有当前页码（页面可能被改动过）")
+    numbers = [int(t) for t in bars[0].xpath(".//a/text()") if t.strip().isdigit()]
+    return current[0], max([current[0], *numbers])
 
 
 def _title(root) -> str | None:

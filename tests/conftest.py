@@ -10,6 +10,14 @@ from forumserver import BaseUrl, serve
 from pagebuilder import Site, demo_thread, discuz_x_site
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _temporary_user_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Commands under test cache fetched pages in a temporary folder, not the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        yield
+
+
 @pytest.fixture
 def serve_site() -> Iterator[Callable[[Site], BaseUrl]]:
     """Serve any site callable for the test: ``base_url = serve_site(site)``."""

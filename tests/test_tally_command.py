@@ -53,7 +53,7 @@ def run(*args: str, cwd: Path = ROOT):
 def tally_json(*args: str) -> dict:
     result = run("tally", *args, "--format", "json")
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)
 
 
 def test_json_output_has_the_design_schema_and_the_1_2_result(serve_site, roster):

@@ -1,4 +1,4 @@
-"""``killmod init``: create the game file from a roster."""
+"""``killmod init``: create the game file from a roster, or start the next game in it."""
 
 from __future__ import annotations
 
@@ -16,12 +16,28 @@ from killmod.commands.options import db_option
 )
 @db_option
 @click.option("--force", is_flag=True, help="覆盖已存在的游戏文件")
+@click.option(
+    "--next-game",
+    is_flag=True,
+    help="在已有的游戏文件里开始下一局：上一局的记录保留（X：连续两局第一轮不得杀同一个人）",
+)
 @user_errors
-def init(roster_path: Path, db_path: Path, force: bool) -> None:
-    """建立游戏文件（只有本人可读，0600）。"""
+def init(roster_path: Path, db_path: Path, force: bool, next_game: bool) -> None:
+    """建立游戏文件（只有本人可读，0600），或在其中开始下一局。"""
+    from killmod.errors import BadInput
+    from killmod.gamestate import start_next_game
     from killmod.roster import load_roster
     from killmod.store import Game
 
     roster = load_roster(roster_path)
+    if next_game and force:
+        raise BadInput("--next-game 保留上一局的记录，--force 覆盖整个文件：只能选一个。")
+    if next_game:
+        start_next_game(Game.open(db_path), roster)
+        click.echo(
+            f"已在 {db_path} 开始下一局：{len(roster.players)} 名玩家，{roster.rules} 规则；"
+            "上一局的记录保留在文件里。"
+        )
+        return
     Game.create(db_path, roster, force=force).close()
     click.echo(f"已建立游戏文件 {db_path}：{len(roster.players)} 名玩家，{roster.rules} 规则。")

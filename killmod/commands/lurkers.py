@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import db_option, post_format_option, templates_option
 
 
 @click.command()
@@ -22,14 +22,7 @@ from killmod.commands.options import db_option, templates_option
 @click.option("--to", "to_text", help="统计结束时间（含），代替本轮的投票截止时间")
 @click.option("--min", "minimum", type=click.IntRange(min=1), help="每轮最少发言次数（1.2：3）")
 @click.option("--record", is_flag=True, help="把潜水警告（及换替补、淹死）记录进游戏文件")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("bbcode", "text")),
-    default="bbcode",
-    show_default=True,
-    help="输出：论坛代码或纯文本",
-)
+@post_format_option
 @db_option
 @templates_option
 @click.option("--forum", help="指定论坛格式（默认自动识别）")

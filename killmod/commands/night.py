@@ -1,23 +1,59 @@
-"""``killmod night``: record a 1.2 night (the kill, the veto) and print the 尸体 post."""
+"""``killmod night``: record a night under the game's rule set and print the 尸体 post.
+
+1.2's night is the kill and the 检查官's veto (``killmod.night``); every other
+set's night is resolved by its flow from the options it has (``killmod.nights``).
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from killmod.cli import user_errors
 from killmod.commands.options import db_option, templates_option
 
+if TYPE_CHECKING:
+    from killmod.flows.base import NightChoice
+    from killmod.model import GameOver
+    from killmod.store import Game
+
 FORMATS = ("bbcode", "text", "json")
 
 
 @click.command()
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="第几轮")
-@click.option("--kill", type=int, help="杀手方杀的座位号（不写：本轮没有杀人）")
-@click.option("--veto", type=int, help="检查官行使否决权的座位号（全局只能用一次）")
-@click.option("--at", "at_text", help="公布死亡的时间（默认现在），诈尸时间从此算 24 小时")
+@click.option(
+    "--round",
+    "round_no",
+    type=click.IntRange(min=0),
+    required=True,
+    help="第几夜（1.2、X、2.0 从 1 算起；V4.0 从第零晚 0 算起）",
+)
+@click.option("--kill", type=int, help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人）")
+@click.option("--veto", type=int, help="1.2：检查官行使否决权的座位号（全局只能用一次）")
+@click.option(
+    "--check",
+    "checks",
+    type=int,
+    multiple=True,
+    help="警察验的座位号（2.0 毒药局：验到毒药后可再给一次）",
+)
+@click.option("--butterfly", type=int, help="V4.0：花蝴蝶【蝶衣】的目标")
+@click.option("--snipe", type=int, help="V4.0：狙击手【狙杀】的目标")
+@click.option("--inject", type=int, help="V4.0：医生【注射】的目标")
+@click.option("--silence", type=int, help="V4.0：森林老人【沉默】的目标")
+@click.option("--pact", type=int, help="2.0 毒药：生死状上的匪徒（杀到毒药时与之同死）")
+@click.option("--possess", type=int, help="2.0 鬼匪：附体的目标（全局一次）")
+@click.option(
+    "--guard",
+    "guards",
+    multiple=True,
+    metavar="守护神=目标",
+    help="2.0 守护神：本轮的守护名单，如 8=3（可多次；不写即本轮不守护）",
+)
+@click.option("--at", "at_text", help="1.2：公布死亡的时间（默认现在），诈尸时间从此算 24 小时")
 @click.option(
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的夜晚（旧记录保留）"
 )
@@ -29,6 +65,12 @@ FORMATS = ("bbcode", "text", "json")
     show_default=True,
     help="输出：论坛代码、纯文本或 JSON",
 )
+@click.option(
+    "--notices",
+    "notices_dir",
+    type=click.Path(path_type=Path),
+    help="把私下通知（警察的验人结果等）写进这个文件夹（文件 0600），不打印",
+)
 @db_option
 @templates_option
 @user_errors
@@ -36,18 +78,64 @@ def night(
     round_no: int,
     kill: int | None,
     veto: int | None,
+    checks: tuple[int, ...],
+    butterfly: int | None,
+    snipe: int | None,
+    inject: int | None,
+    silence: int | None,
+    pact: int | None,
+    possess: int | None,
+    guards: tuple[str, ...],
     at_text: str | None,
     replace_record: bool,
     fmt: str,
+    notices_dir: Path | None,
     db_path: Path,
     templates: Path | None,
 ) -> None:
-    """记录第 N 轮夜晚（权利行使轮）的杀人和否决权，输出尸体公告（只公布阵营）。"""
-    from killmod.announce import render
-    from killmod.night import night_json, record_night
+    """记录第 N 夜的行动，输出尸体公告（只公布规则允许公布的）和私下通知。"""
+    from killmod.errors import BadInput
+    from killmod.flows.base import NightChoice
+    from killmod.nights import parse_guards
+    from killmod.rules import r12
     from killmod.store import Game
 
     game = Game.open(db_path)
+    choice = NightChoice(
+        kill=kill,
+        check=checks,
+        butterfly=butterfly,
+        snipe=snipe,
+        inject=inject,
+        silence=silence,
+        pact=pact,
+        possess=possess,
+        guard=parse_guards(guards),
+    )
+    if game.roster().rules == r12.NAME:
+        if choice.used() - {"kill"} or notices_dir is not None or round_no < 1:
+            raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
+        _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
+        return
+    if veto is not None or at_text is not None:
+        raise BadInput("--veto 和 --at 只用于 1.2 规则。")
+    _set_night(game, round_no, choice, replace_record, fmt, notices_dir, templates)
+
+
+def _night_12(
+    game: Game,
+    round_no: int,
+    kill: int | None,
+    veto: int | None,
+    at_text: str | None,
+    replace_record: bool,
+    fmt: str,
+    templates: Path | None,
+) -> None:
+    """1.2: the kill and the veto, camps only, the 诈尸 window."""
+    from killmod.announce import render
+    from killmod.night import night_json, record_night
+
     done = record_night(
         game, round_no, kill=kill, veto=veto, at_text=at_text, replace=replace_record
     )
@@ -55,9 +143,47 @@ def night(
         click.echo(json.dumps(night_json(done), ensure_ascii=False, indent=1))
         return
     click.echo(render(f"night.{fmt}.j2", templates, night=done), nl=False)
-    if done.winner:
+    _game_over(game, done.winner, templates)
+
+
+def _set_night(
+    game: Game,
+    night_no: int,
+    choice: NightChoice,
+    replace_record: bool,
+    fmt: str,
+    notices_dir: Path | None,
+    templates: Path | None,
+) -> None:
+    """Every other set: the public dawn post, then what is private (or a file for it)."""
+    from killmod.announce import render
+    from killmod.lottery import write_private
+    from killmod.nights import record_set_night
+
+    done = record_set_night(game, night_no, choice, replace=replace_record)
+    if fmt == "json":
+        click.echo(json.dumps(done.play.document, ensure_ascii=False, indent=1))
+        return
+    names = {player.seat: player.name for player in game.roster().players}
+    click.echo(render(f"dawn.{fmt}.j2", templates, night=done, names=names), nl=False)
+    private = render("night.private.j2", templates, night=done, names=names)
+    if private.strip() and notices_dir is not None:
+        path = notices_dir / f"night{night_no}-private.txt"
+        write_private(path, private)
+        click.echo(f"\n（私下通知写在 {path}，只有本人可读。）")
+    elif private.strip():
+        click.echo()
+        click.echo(private, nl=False)
+    _game_over(game, done.winner, templates)
+
+
+def _game_over(game: Game, winner: GameOver | None, templates: Path | None) -> None:
+    """The game-over post (揭秘) after the night that ended the game."""
+    from killmod.announce import render
+
+    if winner:
         click.echo()
         click.echo(
-            render("gameover.bbcode.j2", templates, winner=done.winner, roster=game.roster()),
+            render("gameover.bbcode.j2", templates, winner=winner, roster=game.roster()),
             nl=False,
         )

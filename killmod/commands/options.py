@@ -19,3 +19,11 @@ db_option = click.option(
 templates_option = click.option(
     "--templates", type=click.Path(path_type=Path), help="自定义模板文件夹"
 )
+post_format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("bbcode", "text")),
+    default="bbcode",
+    show_default=True,
+    help="输出：论坛代码或纯文本",
+)

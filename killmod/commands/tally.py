@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.commands.fetching import fetch_options
 from killmod.commands.options import db_option, templates_option
 
 FORMATS = ("bbcode", "text", "json", "audit")
@@ -29,6 +30,11 @@ FORMATS = ("bbcode", "text", "json", "audit")
 @click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
 @click.option(
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的一轮（旧记录保留）"
+)
+@click.option(
+    "--phase",
+    type=click.Choice(("point", "knife")),
+    help="1.0/2.0：指认（point）或动刀（knife）阶段（默认：游戏文件里的下一次投票）",
 )
 @click.option(
     "--format",
@@ -61,13 +67,7 @@ FORMATS = ("bbcode", "text", "json", "audit")
     type=click.Path(path_type=Path),
     help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1, max=16),
-    default=4,
-    show_default=True,
-    help="同时读取的页数",
-)
+@fetch_options(offline=True)
 @user_errors
 def tally(
     source,
@@ -77,6 +77,7 @@ def tally(
     round_no,
     record,
     replace_record,
+    phase,
     fmt,
     edits,
     ambiguous_time,
@@ -84,7 +85,7 @@ def tally(
     templates,
     forum,
     profile_path,
-    jobs,
+    fetching,
 ) -> None:
     """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
     from killmod.announce import render_tally, tally_json
@@ -100,12 +101,13 @@ def tally(
         round_no=round_no,
         record=record,
         replace_record=replace_record,
+        phase=phase,
         edits=edits,
         ambiguous_time=ambiguous_time,
         rulings=rulings,
         forum=forum,
-        jobs=jobs,
         profile=profile_path,
+        fetching=fetching,
     )
     rules = rule_set(result.rules)
     if fmt == "json":

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from killmod.errors import BadInput
-from killmod.model import Outcome
+from killmod.model import GameOver, Outcome
 from killmod.rules.policy import TallyPolicy
 
 NAME = "1.0"
@@ -77,21 +77,9 @@ def more_than_half(total: int) -> int:
     return total // 2 + 1
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """The end of a game: the winning camp (None for a draw) and why, in Chinese."""
-
-    winner: str | None
-    reason: str
-
-    @property
-    def draw(self) -> bool:
-        """平局."""
-        return self.winner is None
-
-    def as_json(self) -> dict:
-        """``{"winner", "draw", "reason"}``."""
-        return {"winner": self.winner, "draw": self.draw, "reason": self.reason}
+# The end of a game, as every rule set's check_win gives it: the winning camp
+# (None for a draw) and why, in Chinese.
+Verdict = GameOver
 
 
 def deal_roles(seats: Iterable[int], counts: Mapping[str, int], rng: random.Random) -> dict:

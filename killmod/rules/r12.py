@@ -6,8 +6,13 @@ where the text leaves room are written in docs/rules/1.2.md.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
+
 from killmod.errors import BadInput
+from killmod.model import GameOver
 from killmod.rules.policy import TallyPolicy
+from killmod.rules.r10 import deal_roles
 
 NAME = "1.2"
 PLAYERS = 16
@@ -19,6 +24,9 @@ VETO_ROLE = "检查官"
 
 # 补充说明 4: “可弃权，但不投票者视为自投，并被警告一次，二次换替补，无替补出局”.
 TALLY_POLICY = TallyPolicy(non_voter="self", warn_non_voters=True)
+
+# 五、身份公布: “杀手方人员公布为杀手；好人方人员公布为好人”: the camp of the out is announced.
+REVEAL_CAMP = True
 
 # 二.2 潜水: “每位玩家每轮游戏发言不能少于三次”.
 MIN_POSTS = 3
@@ -57,6 +65,15 @@ def win_check(players) -> str | None:
     return None
 
 
+def check_win(players) -> GameOver | None:
+    """``win_check`` with the condition met, as every rule set's check_win gives it."""
+    winner = win_check(players)
+    if winner is None:
+        return None
+    reason = "投出所有杀手。" if winner == "好人" else "剩余 4 人中至少有 1 名杀手。"
+    return GameOver(winner, reason)
+
+
 def role_table(players: int) -> dict[str, int]:
     """一、游戏人数及角色安排: 16 players, no other count."""
     if players != PLAYERS:
@@ -64,3 +81,48 @@ def role_table(players: int) -> dict[str, int]:
             f"1.2 规则需要 {PLAYERS} 名玩家（3 杀手、12 水民、1 检查官），名单有 {players} 人"
         )
     return dict(ROLES)
+
+
+def table_row(players: int) -> dict:
+    """The role table as every rule set gives it: ``inspectors`` is the 检查官."""
+    roles = role_table(players)
+    return {
+        "players": players,
+        "civilians": roles["水民"],
+        "police": 0,
+        "killers": roles[KILLER],
+        "inspectors": roles[VETO_ROLE],
+    }
+
+
+def table() -> list[dict]:
+    """Every row of the role table: the one 16-player row."""
+    return [table_row(PLAYERS)]
+
+
+def deal(seats: Iterable[int], rng: random.Random) -> dict:
+    """Roles by seat: the 16 cards shuffled with ``rng``."""
+    order = sorted(set(seats))
+    return deal_roles(order, role_table(len(order)), rng)
+
+
+def summary(players: int | None = None) -> list[str]:
+    """The rule set in Chinese lines, for ``killmod rules 1.2``."""
+    lines = [
+        "1.2 规则（“杀人游戏”标准化规则 1.2）",
+        "人数：16 人；杀手 3 人，水民 12 人，检查官 1 人。",
+        "夜晚（权利行使轮）：杀手每轮可杀一人；检查官全局有一次否决权，被行使者直接出局。",
+        "白天：在投票帖明投，截止时间精确到秒；允许改票，但必须另发新帖；可以弃权。",
+        "不投票视为自投并警告一次；第二次警告换替补，无替补则出局（淹死）。",
+        "平票：抽签决定出局者（killmod lottery）。",
+        "身份公布：出局者只公布阵营（杀手 / 好人）。",
+        "胜负：投出所有杀手，好人胜；剩余 4 人中至少有 1 名杀手，杀手胜。",
+        f"潜水：每轮发言不少于 {MIN_POSTS} 次；每人最多请假 {MAX_LEAVE_DAYS} 天。",
+    ]
+    if players is not None:
+        row = table_row(players)
+        lines.append(
+            f"{players} 人局：杀手 {row['killers']} 人，水民 {row['civilians']} 人，"
+            f"检查官 {row['inspectors']} 人。"
+        )
+    return lines

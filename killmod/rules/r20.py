@@ -76,6 +76,7 @@ __all__ = [
     "R20State",
     "SuicideResult",
     "Verdict",
+    "after_suicide",
     "camp",
     "check_win",
     "count_knives",
@@ -287,13 +288,20 @@ def suicide(state: R20State, seat: int, defending: bool) -> SuicideResult:
         raise BadInput(f"{seat} 号不是杀手：只有杀手可以亮牌自杀，其他人亮牌违规，由法官处理。")
     new = replace(state, deaths=(*state.deaths, seat))
     if defending:
-        posts = (f"{seat}号在辩解时亮牌自杀，翻牌：杀手。杀手没有遗言。", "天黑了，请大家闭眼。")
+        posts = (f"{seat}号在辩解时亮牌自杀，翻牌：杀手。杀手没有遗言。", after_suicide(seat, True))
         return SuicideResult(new, seat, "night", None, posts)
     posts = (
         f"{seat}号未到自己辩解时提前亮牌，视为主动放弃游戏，翻牌：杀手。",
-        f"不进入黑夜，从{seat}号开始按顺时针方向重新指认。",
+        after_suicide(seat, False),
     )
     return SuicideResult(new, seat, "point", seat, posts)
+
+
+def after_suicide(seat: int, defending: bool) -> str:
+    """What follows a suicide (注意事项 g): the night, or pointing again from him, no night."""
+    if defending:
+        return "天黑了，请大家闭眼。"
+    return f"不进入黑夜，从{seat}号开始按顺时针方向重新指认。"
 
 
 # ---------------------------------------------------------------- the night

@@ -7,12 +7,14 @@ are written in docs/rules/v4.md, each with the test that holds it.
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from killmod.errors import BadInput
 from killmod.rules.policy import TallyPolicy
+from killmod.rules.r10 import deal_roles
 
 NAME = "v4"
 
@@ -119,6 +121,18 @@ def table_row(players: int) -> dict:
     if isinstance(players, bool) or not isinstance(players, int) or players not in ROLE_TABLE:
         raise BadInput(f"V4.0 身份表只有 {_SIZES} 人局，没有 {players} 人局。")
     return ROLE_TABLE[players].as_json()
+
+
+def table() -> list[dict]:
+    """Every row of 身份分配, 11–25 players, with its reference code."""
+    return [row.as_json() for row in ROLE_TABLE.values()]
+
+
+def deal(seats: Iterable[int], rng: random.Random) -> dict:
+    """04.分发角色: roles by seat, the row's cards for the player count shuffled with ``rng``."""
+    order = sorted(set(seats))
+    table_row(len(order))
+    return deal_roles(order, ROLE_TABLE[len(order)].role_counts(), rng)
 
 
 def decode(code: str) -> dict:
@@ -722,3 +736,32 @@ def _killers_win(state: V4State) -> tuple[str, ...]:
     if not any(state.holders(role) for role in SPECIAL_ROLES):
         reasons.append("〖杀手阵营〗胜：警察、医生、狙击手、花蝴蝶、森林老人全部出局")
     return tuple(reasons)
+
+
+def summary(players: int | None = None) -> list[str]:
+    """The rule set in Chinese lines, for ``killmod rules v4``."""
+    lose = "；".join(f"{bits} {text}" for bits, text in LOSE_CONDITIONS.items())
+    lines = [
+        "V4.0 规则（官方规则 S03 暨杀人游戏 V4.0）",
+        f"人数：{_SIZES} 人；平民、警察、杀手按身份表分配，"
+        "另有医生、狙击手、花蝴蝶、森林老人各一人。",
+        "版本号：3 位前缀 + 2 位后缀的十六进制数；前缀的二进制高 2 位是〖平民阵营〗的判负条件"
+        f"（{lose}），后缀第一位为玩家数-10，第二位为杀手数。",
+        "夜晚（从第零晚起）：花蝴蝶【蝶衣】；杀手【杀人】、警察【指认】；"
+        "狙击手【狙杀】、医生【注射】、森林老人【沉默】；最后濒死者判定出局。",
+        "白天：讨论与投票，得票最多者出局；不投票不计票，也不警告；"
+        "癫狂（被【沉默】）的玩家当天的发言不计票。",
+        "平票：法官选择抽签，或在平票者之间重新投票。",
+        "身份公布：出局不公布身份，游戏结束时揭秘。",
+        "胜负：杀手全部出局，〖杀手阵营〗负；杀手占存活人数一半或以上，或警察、医生、狙击手、"
+        "花蝴蝶、森林老人全部出局，〖杀手阵营〗胜；〖平民阵营〗按版本号判负；"
+        "夜晚结算后双方均判负为平局。",
+    ]
+    if players is not None:
+        row = ROLE_TABLE[table_row(players)["players"]]
+        lines.append(
+            f"{players} 人局：平民 {row.civilians} 人，警察 {row.police} 人，"
+            f"杀手 {row.killers} 人，医生、狙击手、花蝴蝶、森林老人各 1 人；参考版本号 {row.code}"
+            f"（判负条件 {row.lose_condition}：{LOSE_CONDITIONS[row.lose_condition]}）。"
+        )
+    return lines

@@ -121,6 +121,11 @@ def table_row(players: int, variants: Iterable[str] = ()) -> dict:
     }
 
 
+def table(variants: Iterable[str] = ()) -> list[dict]:
+    """Every row of the 2.0 table with the variants' roles, 12–18 players."""
+    return [table_row(n, variants) for n in range(r20.MIN_PLAYERS, r20.MAX_PLAYERS + 1)]
+
+
 def deal(seats: Iterable[int], variants: Iterable[str], rng: random.Random) -> dict:
     """Roles by seat, shuffled with ``rng``; the 鬼匪 is drawn among the killers afterwards.
 

@@ -1,0 +1,68 @@
+"""``killmod rules``: a rule set's role table and summary, and V4.0 version codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.options import templates_option
+
+
+@click.command()
+@click.argument("name")
+@click.option("--players", type=int, help="只看这个人数的一行（超出规则的人数范围：退出码 2）")
+@click.option("--code", help="V4.0：解读版本号，如 64C65")
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    help="2.0 花样玩法（可多次）：ghost、poison、guardian、double-guardian",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("text", "json")),
+    default="text",
+    show_default=True,
+    help="输出：纯文本或 JSON",
+)
+@templates_option
+@user_errors
+def rules(
+    name: str,
+    players: int | None,
+    code: str | None,
+    variants: tuple[str, ...],
+    fmt: str,
+    templates: Path | None,
+) -> None:
+    """规则 NAME（1.2、v4、x、1.0、2.0）的身份表和规则摘要；V4.0 版本号。"""
+    from killmod.announce import render
+    from killmod.errors import BadInput
+    from killmod.flows import flow_for
+
+    flow = flow_for(name, variants)
+    if players is not None and code is not None:
+        raise BadInput("--players 和 --code 只能给一个：版本号本身就说明了人数。")
+    if code is not None:
+        rows = [flow.decode(code)]
+    else:
+        rows = flow.table() if players is None else [flow.table_row(players)]
+    if fmt == "json":
+        document = rows if players is None and code is None else rows[0]
+        click.echo(json.dumps(document, ensure_ascii=False, indent=1))
+        return
+    click.echo(
+        render(
+            "rules.text.j2",
+            templates,
+            rows=rows,
+            summary=flow.summary(players),
+            code=code is not None,
+            lose_conditions=getattr(flow.rules, "LOSE_CONDITIONS", {}),
+        ),
+        nl=False,
+    )

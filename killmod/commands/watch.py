@@ -1,0 +1,131 @@
+"""``killmod watch``: follow a vote thread until the deadline, then print the announcement."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from time import sleep
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.fetching import fetch_options
+from killmod.commands.options import db_option, templates_option
+
+
+def now() -> datetime:
+    """The real clock (tests replace it, and ``sleep``, to run a watch without waiting)."""
+    return datetime.now(UTC)
+
+
+@click.command()
+@click.argument("source")
+@click.option("--deadline", required=True, help="截止时间：2014-12-09 22:00、22:00、今晚22点……")
+@click.option(
+    "--roster",
+    "roster_path",
+    type=click.Path(path_type=Path),
+    help="名单 TOML 文件（不用游戏文件时）",
+)
+@db_option
+@click.option(
+    "--round", "round_no", type=click.IntRange(min=1), help="第几轮（默认：游戏文件的下一轮，或 1）"
+)
+@click.option(
+    "--every",
+    type=click.FloatRange(min=1),
+    default=60.0,
+    show_default=True,
+    help="每隔多少秒读一次投票帖",
+)
+@click.option(
+    "--grace",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="截止后再等多少秒才公布最终结果",
+)
+@click.option(
+    "--edits",
+    type=click.Choice(("strict", "allow")),
+    default="strict",
+    show_default=True,
+    help="编辑过的票帖：strict 不计；allow 截止前编辑的照计",
+)
+@click.option(
+    "--ambiguous-time",
+    type=click.Choice(("count", "reject")),
+    default="count",
+    show_default=True,
+    help="只精确到分钟且与截止同一分钟的帖：照计或不计",
+)
+@templates_option
+@click.option("--forum", help="指定论坛格式（默认自动识别）")
+@click.option(
+    "--profile",
+    "profile_path",
+    type=click.Path(path_type=Path),
+    help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
+)
+@fetch_options(refresh=True)
+@user_errors
+def watch(
+    source,
+    deadline,
+    roster_path,
+    db_path,
+    round_no,
+    every,
+    grace,
+    edits,
+    ambiguous_time,
+    templates,
+    forum,
+    profile_path,
+    fetching,
+) -> None:
+    """盯帖：每隔一段时间读取投票帖 SOURCE，有新票就显示当前票数，截止后输出公告。"""
+    from killmod.announce import render, render_tally
+    from killmod.count import TallyOptions
+    from killmod.rules import rule_set
+    from killmod.watch import watch as run_watch
+
+    updates = run_watch(
+        source,
+        deadline=deadline,
+        roster=roster_path,
+        game=None if roster_path else db_path,
+        round_no=round_no,
+        options=TallyOptions(edits=edits, ambiguous_time=ambiguous_time),
+        forum=forum,
+        profile=profile_path,
+        fetching=fetching,
+        every=every,
+        grace=grace,
+        now=now,
+        sleep=sleep,
+    )
+    try:
+        for update in updates:
+            if update.kind == "final":
+                rules = rule_set(update.result.rules)
+                click.echo(render_tally(update.result, "bbcode", rules, templates), nl=False)
+                continue
+            left = int(update.remaining.total_seconds()) if update.remaining else 0
+            text = render(
+                "watch.text.j2",
+                templates,
+                update=update,
+                result=update.result,
+                names={p.seat: p.name for p in update.result.roster.players}
+                if update.result
+                else {},
+                left=left,
+                until_final=max(0, int(left + grace)),
+                every=int(every),
+            )
+            click.echo(text, nl=False)
+    except KeyboardInterrupt:
+        click.echo("已停止", err=True)
+        sys.exit(130)

@@ -1,0 +1,177 @@
+"""The day's vote under the rule set: which vote a tally counts, and what it leads to.
+
+A round's day may be several votes — a re-vote among the tied (V4.0, X), 指认
+then 动刀 (1.0, 2.0) — each recorded as one tally of the round, with the stage
+it was and the vote that follows. ``plan_day`` reads the game file for the vote
+the tally counts: its stage, whom it may name, who is silenced, since when;
+``DayPlan.settle`` turns the count into the rule set's ``DayStep``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from killmod.count import Scope
+from killmod.errors import BadInput
+from killmod.flows.base import Flow, OutPlay
+from killmod.gamestate import flow_of, last_stage, next_stage, state_for
+from killmod.lottery import refuse_if_over
+from killmod.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
+from killmod.record import already_recorded, check_win
+from killmod.rules.r10 import KNIFE, PASS, KnifeCount
+from killmod.store import Game
+from killmod.times import format_iso
+from killmod.votes import BallotReader, KnifeReader
+
+PHASES = {"vote": "投票", "point": "指认", "knife": "动刀"}
+
+
+@dataclass(frozen=True)
+class DayPlan:
+    """The vote a tally counts: the rule set's flow, the stage, and the game's state.
+
+    ``state`` is None when there is none to go on (a roster file, or a finished
+    day counted again without recording): the count then says nothing of what
+    follows, except a knife phase's count.
+    """
+
+    flow: Flow
+    stage: Stage
+    state: Any = None
+
+    def scope(self) -> Scope:
+        """Who has no ballot, whom the vote may name, and since when it runs."""
+        silenced = self.flow.silenced(self.state) if self.state is not None else frozenset()
+        return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened)
+
+    def reader(self, roster: Roster) -> BallotReader | KnifeReader:
+        """The knife phase reads 动刀/过 on the defender; every other vote reads ballots."""
+        if self.stage.phase == "knife":
+            return KnifeReader(self.stage.defender)
+        return BallotReader(roster)
+
+    def settle(self, result: TallyResult) -> TallyResult:
+        """The count with what it leads to under the rule set (``result.day``)."""
+        knife = self._knife(result) if self.stage.phase == "knife" else None
+        if knife is not None:
+            result = replace(
+                result, outcome=_knife_outcome(knife), counts=_knife_counts(knife, result)
+            )
+        if self.state is None:
+            return (
+                result if knife is None else replace(result, day=DayStep(self.stage, knife=knife))
+            )
+        step = self.flow.day(self.state, self.stage, result.outcome, result.round, knife)
+        if step.next is not None:
+            step = replace(step, next=replace(step.next, opened=result.deadline))
+        return replace(result, day=step)
+
+    def _knife(self, result: TallyResult) -> KnifeCount:
+        """动刀 ballots (a vote on the defender) and 过 (an abstain) against the threshold."""
+        ballots = {
+            b.seat: KNIFE if b.kind == "vote" else PASS
+            for b in result.ballots
+            if b.kind in ("vote", "abstain")
+        }
+        living = [ballot.seat for ballot in result.ballots]
+        return self.flow.count_knives(ballots, living, self.stage.defender)
+
+
+def _knife_outcome(knife: KnifeCount) -> Outcome:
+    return Outcome("eliminated", seat=knife.defender) if knife.out else Outcome("none")
+
+
+def _knife_counts(knife: KnifeCount, result: TallyResult) -> tuple[Count, ...]:
+    if not knife.knives:
+        return ()
+    name = result.roster.seat(knife.defender).name
+    return (Count(knife.defender, name, len(knife.knives), knife.knives),)
+
+
+def plan_day(
+    game: Game, round_no: int, *, phase: str | None, recording: bool, replacing: bool
+) -> DayPlan:
+    """The round's next vote from the game file (re-recording: the vote recorded last).
+
+    Recording a round whose day is over needs ``replacing``; counting it again
+    without recording counts its last vote with no state to go on.
+    """
+    existing = game.tally_record(round_no) if replacing else None
+    without = existing["id"] if existing else None
+    current = state_for(game, without_tally=without)
+    stage = next_stage(current.flow, game, round_no, without_tally=without)
+    if stage is None:
+        if recording:
+            row = game.tally_record(round_no)
+            raise already_recorded(f"第 {round_no} 轮的投票", row["recorded_at"] if row else None)
+        return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
+    return _checked(DayPlan(current.flow, stage, current.state), phase)
+
+
+def roster_plan(roster: Roster, phase: str | None) -> DayPlan:
+    """A vote counted from a roster file: the day's first vote, no state to go on."""
+    if phase == "knife":
+        raise BadInput("动刀阶段要用游戏文件（--db）：辩解者来自已记录的指认结果。")
+    flow = flow_of(roster)
+    return _checked(DayPlan(flow, flow.first_stage()), phase)
+
+
+def _checked(plan: DayPlan, phase: str | None) -> DayPlan:
+    """The judge's ``--phase`` must be the phase the vote is in."""
+    stage = plan.stage
+    if phase is None or phase == stage.phase:
+        return plan
+    if stage.phase == "vote":
+        raise BadInput(f"{plan.flow.name} 规则的白天只有投票，没有指认和动刀阶段：不用 --phase。")
+    now = f"{PHASES[stage.phase]}阶段"
+    if stage.defender is not None:
+        now += f"（辩解者 {stage.defender}号）"
+    raise BadInput(f"这一轮现在是{now}，不是{PHASES[phase]}阶段。")
+
+
+# --- a killer's suicide (2.0) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Suicide:
+    """A recorded suicide: the round, the seat, in his defence or not, what follows."""
+
+    round: int
+    seat: int
+    defending: bool
+    play: OutPlay
+    winner: GameOver | None
+
+
+def record_suicide(game: Game, seat: int, round_no: int, at: datetime) -> Suicide:
+    """注意事项 f), g): a killer shows his card and kills himself during the day of ``round_no``.
+
+    Decision (docs/rules/2.0.md, “In the commands”): it is in his own defence
+    when the round's next vote is the knife on him — the day ends and the night
+    follows; at any other time he gives up (放弃游戏) and the pointing starts
+    again from him, its posts counted after ``at``.
+    """
+    with game.transaction():
+        refuse_if_over(game)
+        current = state_for(game)
+        stage = next_stage(current.flow, game, round_no)
+        if stage is None:
+            raise BadInput(f"第 {round_no} 轮的白天已经结束，不能再自杀出局。")
+        defending = stage.defender == seat
+        play = current.flow.suicide(current.state, seat, defending)
+        following = None if play.next is None else replace(play.next, opened=at)
+        event_id = game.record(
+            round_no,
+            "suicide",
+            seat,
+            {
+                "defending": defending,
+                "at": format_iso(at),
+                "next": following.as_json() if following else None,
+            },
+        )
+        game.record(round_no, "death", seat, {"how": "suicide", "suicide_id": event_id})
+        winner = check_win(game, round_no, {"suicide_id": event_id})
+    return Suicide(round_no, seat, defending, replace(play, next=following), winner)

@@ -1,0 +1,30 @@
+"""The 1.2 flow: its state is the roster the store derives; a tie goes to the lottery.
+
+The 1.2 night (kill, veto, 诈尸 window) is ``killmod.night``'s own; this flow
+serves the rule book, the deal, the day vote and the win check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from killmod.flows.base import Flow, OutPlay
+from killmod.model import GameOver, Roster
+from killmod.rules import r12
+
+
+class R12Flow(Flow):
+    """“杀人游戏”标准化规则 1.2."""
+
+    rules = r12
+    state_is_roster = True
+    lottery = True
+    night_options = frozenset({"kill"})  # and the 检查官's veto, killmod.night's own
+
+    def vote_out(self, state: Any, seats: tuple[int, ...], round_no: int) -> OutPlay:
+        """The roster is updated by the recorded death itself."""
+        return OutPlay(state, seats)
+
+    def verdict(self, state: Roster) -> GameOver | None:
+        """三、胜利条件 over the roster's players."""
+        return r12.check_win(state.players)

@@ -1,0 +1,78 @@
+"""The X flow: night kill and check, 遗言 for the first deaths, the staged tie procedure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from killmod.flows.base import (
+    Check,
+    Flow,
+    NightChoice,
+    NightPlay,
+    OutPlay,
+    dealt_roles,
+    out_at_start,
+    with_document,
+)
+from killmod.model import DayStep, GameOver, Outcome, Player, Stage
+from killmod.rules import x
+from killmod.rules.r10 import KnifeCount
+from killmod.rules.x import KILLER, POLICE
+
+
+class XFlow(Flow):
+    """标准游戏规则（X游戏）.
+
+    Decision (docs/rules/x.md, “In the commands”): each vote of a tie's procedure
+    is one recorded tally of the round; the stage it reached is kept in the game
+    file with it.
+    """
+
+    rules = x
+    night_options = frozenset({"kill", "check"})
+    teams = (frozenset({KILLER}), frozenset({POLICE}))
+
+    def start(self, players: Sequence[Player]) -> x.XState:
+        """The dealt roles against the table."""
+        return replace(x.new_game(dealt_roles(players)), deaths=out_at_start(players))
+
+    def night(self, state: x.XState, choice: NightChoice, night_no: int) -> NightPlay:
+        """3.3–3.16: the required kill and the police's check, answered by a gesture."""
+        result = x.resolve_night(state, choice.required_kill(), choice.single_check())
+        answer = result.feedback
+        checks = () if answer is None else (Check(answer.seat, answer.identity, answer.gesture),)
+        play = NightPlay(result.state, (result.victim,), {}, posts=result.posts, checks=checks)
+        return with_document(play, night_no)
+
+    def check_first_kill(self, victim: str, previous: dict[str, Any] | None) -> None:
+        """注意事项 8): not the previous X game's first victim (by forum name)."""
+        if previous is not None and previous.get("rules") == x.NAME:
+            x.check_first_kill(victim, previous.get("first_victim"))
+
+    def vote_out(self, state: x.XState, seats: tuple[int, ...], round_no: int) -> OutPlay:
+        """3.19: out after 遗言 while they last."""
+        (seat,) = seats
+        result = x.vote_out(state, seat)
+        return OutPlay(result.state, seats, posts=result.posts)
+
+    def day(
+        self,
+        state: x.XState,
+        stage: Stage,
+        outcome: Outcome,
+        round_no: int,
+        knife: KnifeCount | None,
+    ) -> DayStep:
+        """4.5) ``x.tie_stage`` over the round's votes: out, the next re-vote, or a draw."""
+        step = x.tie_stage(x.TieStage(stage.kind, stage.candidates), outcome)
+        if step.out is not None:
+            return self.out_step(state, stage, (step.out,), round_no)
+        following = step.stage
+        return DayStep(
+            stage,
+            next=None if following is None else Stage(following.kind, following.tied),
+            posts=step.posts,
+            over=GameOver(None, step.posts[-1]) if step.draw else None,
+        )

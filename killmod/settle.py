@@ -1,0 +1,126 @@
+"""Settling minute-precision times in the deadline's minute from the board's archiver.
+
+A time shown to the minute in the deadline's own minute cannot say whether the post was
+in time (22:00 may be 22:00:00 or 22:00:59).  Discuz! X's archiver
+(``archiver/?tid-T.html&page=P``) shows every post's time to the second, so such posts
+are looked up there: from its last page back to the first page that starts before the
+minute in question.  The archiver shows no pid, so a post is matched by author, minute
+and text (whitespace aside); identical posts pair up in posting order.  A post matched
+takes the archiver's seconds; its pid is kept in ``Thread.settled`` for the audit.  A
+post not found stays at minute precision (flagged as before), and an archiver that
+cannot be read leaves the thread as it was, with a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from datetime import datetime
+from urllib.parse import parse_qs, urljoin, urlsplit
+from zoneinfo import ZoneInfo
+
+from killmod.count import MINUTE
+from killmod.errors import KillmodError
+from killmod.fetch import Fetcher
+from killmod.model import Post
+from killmod.names import fold
+from killmod.thread import Thread, read_page
+from scrapers import discuz_x_archiver
+
+log = logging.getLogger(__name__)
+
+# The formats read from Discuz! X boards, whose archiver shows seconds.
+SETTLES = ("discuz_x", "discuz_x_printable")
+_REWRITE = re.compile(r"thread-(\d+)-\d+-\d+\.html$")
+_SPACE = re.compile(r"\s+")
+
+Key = tuple[str, datetime, str]
+
+
+def in_deadline_minute(post: Post, deadline: datetime) -> bool:
+    """A time shown to the minute whose minute holds the deadline (``time_ambiguous``)."""
+    return post.precision == "minute" and post.posted_at <= deadline < post.posted_at + MINUTE
+
+
+def settle_times(
+    thread: Thread,
+    deadline: datetime,
+    fetcher: Fetcher,
+    *,
+    tz: ZoneInfo,
+    wanted: Callable[[Post], bool] = lambda post: True,
+) -> Thread:
+    """``thread`` with the ``wanted`` posts in the deadline's minute settled to the second."""
+    pending = [p for p in thread.posts if in_deadline_minute(p, deadline) and wanted(p)]
+    archiver = archiver_url(thread.source) if thread.scraper in SETTLES else None
+    if not pending or archiver is None:
+        return thread
+    since = min(post.posted_at for post in pending)
+    try:
+        archived = _archived_since(archiver, since, fetcher, tz=tz)
+    except KillmodError as error:
+        log.warning("无法用归档页确认秒数，与截止同一分钟的帖子仍只精确到分钟：%s", error.message)
+        return thread
+    seconds = _match(pending, archived)
+    if not seconds:
+        return thread
+    posts = tuple(
+        replace(post, posted_at=seconds[post.pid], precision="second")
+        if post.pid in seconds
+        else post
+        for post in thread.posts
+    )
+    return replace(thread, posts=posts, settled=tuple(sorted(seconds)))
+
+
+def archiver_url(url: str) -> str | None:
+    """The archiver's first page for a Discuz! X thread URL (either URL form), if it has a tid."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return None
+    rewritten = _REWRITE.search(parts.path)
+    tids = [rewritten.group(1)] if rewritten else parse_qs(parts.query).get("tid", [])
+    if not tids or not tids[0].isdigit():
+        return None
+    return urljoin(url, f"archiver/?tid-{tids[0]}.html")
+
+
+def _archived_since(url: str, since: datetime, fetcher: Fetcher, *, tz: ZoneInfo) -> list[Post]:
+    """The archiver's posts, read from its last page back to one that starts before ``since``."""
+    name = discuz_x_archiver.NAME
+    _, first = read_page(url, fetcher, tz=tz, forum=name)
+    posts = list(first.posts)
+    for n in range(first.page_count, 1, -1):
+        _, page = read_page(discuz_x_archiver.page_url(url, n), fetcher, tz=tz, forum=name)
+        posts += page.posts
+        if page.posts and page.posts[0].posted_at < since:
+            break
+    return posts
+
+
+def _match(pending: list[Post], archived: list[Post]) -> dict[int, datetime]:
+    """The archiver's time for each pending post found there, by thread pid.
+
+    Posts are grouped by (author, minute, text); a group pairs up in posting order when
+    both views hold the same number of its posts, and is left alone otherwise.
+    """
+    wanted = _groups(pending)
+    found = _groups(a for a in archived if a.precision == "second")
+    seconds: dict[int, datetime] = {}
+    for key, posts in wanted.items():
+        candidates = sorted(found.get(key, []), key=lambda a: (a.posted_at, a.pid))
+        if len(candidates) == len(posts):
+            for post, twin in zip(posts, candidates, strict=True):
+                seconds[post.pid] = twin.posted_at
+    return seconds
+
+
+def _groups(posts: Iterable[Post]) -> dict[Key, list[Post]]:
+    groups: dict[Key, list[Post]] = {}
+    for post in sorted(posts, key=lambda p: (p.posted_at, p.pid)):
+        minute = post.posted_at.replace(second=0, microsecond=0)
+        key = (fold(post.author), minute, _SPACE.sub("", post.body))
+        groups.setdefault(key, []).append(post)
+    return groups

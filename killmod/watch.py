@@ -1,0 +1,153 @@
+"""The watch use case: follow a vote thread until the deadline, then give the final count.
+
+Every ``every`` seconds the thread is read again — the pages before the last one known
+from the cache, the rest from the board (``--refresh``: everything on the first read) —
+and tallied; an update is given whenever a new
+ballot arrived.  At the deadline plus ``grace`` the thread is tallied as ``killmod tally``
+does (every page afresh, times in the deadline's minute settled) for the final update.
+The clock is injected (``now``, ``sleep``), so the loop runs in tests without waiting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from killmod.count import TallyOptions
+from killmod.days import DayPlan, plan_day, roster_plan
+from killmod.errors import BadInput, TallyFailed
+from killmod.fetch import Fetcher, FetchOptions
+from killmod.model import Roster, TallyResult, Verdict
+from killmod.roster import load_roster
+from killmod.tallying import next_day, resolve_deadline, tally, tally_thread
+from killmod.thread import read_thread
+from scrapers.profile import Profile, load_profile
+
+BALLOTS = ("counted", "superseded")
+
+
+@dataclass(frozen=True)
+class Update:
+    """One thing to tell the judge while watching.
+
+    ``running``: the count now, with the ballots new since the last update (none on the
+    first); ``failed``: a poll failed (``message``), the watch goes on; ``final``: the
+    final count.  ``remaining`` is the time left to the deadline (negative after it).
+    """
+
+    kind: Literal["running", "failed", "final"]
+    now: datetime
+    deadline: datetime | None
+    result: TallyResult | None = None
+    new: tuple[Verdict, ...] = ()
+    message: str = ""
+
+    @property
+    def remaining(self) -> timedelta | None:
+        return self.deadline - self.now if self.deadline else None
+
+
+def watch(
+    source: str,
+    *,
+    deadline: str | datetime,
+    roster: Roster | str | Path | None = None,
+    game: str | Path | None = None,
+    round_no: int | None = None,
+    options: TallyOptions | None = None,
+    forum: str | None = None,
+    profile: Profile | str | Path | None = None,
+    fetching: FetchOptions | None = None,
+    every: float = 60.0,
+    grace: float = 60.0,
+    now: Callable[[], datetime],
+    sleep: Callable[[float], None],
+) -> Iterator[Update]:
+    """Updates while the vote thread at ``source`` runs, ending with the ``final`` one.
+
+    Seats come from ``roster`` or, without one, from the ``game`` file.  The first read
+    must succeed (a wrong address or a login page ends the watch); a later failed poll
+    is reported and the watch goes on.
+    """
+    from_game = roster is None
+    roster, round_no, plan = _day(roster, game, round_no)
+    if profile is not None and not isinstance(profile, Profile):
+        profile = load_profile(Path(profile))
+    tz = ZoneInfo(roster.timezone)
+    fetching = fetching or FetchOptions()
+    seen: frozenset[int] | None = None
+    end: datetime | None = None
+    with Fetcher(replace(fetching, refresh=False)) as fetcher:
+        while end is None or now() < end:
+            # --refresh: the first read takes nothing from the cache.
+            tail = end is not None or not fetching.refresh
+            try:
+                thread = read_thread(
+                    source, tz=tz, forum=forum, profile=profile, fetcher=fetcher, tail=tail
+                )
+            except TallyFailed as error:
+                if end is None:
+                    raise
+                yield Update("failed", now().astimezone(tz), deadline, message=error.message)
+            else:
+                deadline = resolve_deadline(deadline, thread, tz)
+                end = deadline + timedelta(seconds=grace)
+                if now() >= end:
+                    break
+                result = tally_thread(
+                    thread, roster, deadline=deadline, round_no=round_no, options=options, plan=plan
+                )
+                ballots = _ballots(result)
+                if ballots != seen:
+                    new = () if seen is None else _new(result, seen)
+                    yield Update("running", now().astimezone(tz), deadline, result, new)
+                    seen = ballots
+            wait = (end - now()).total_seconds()
+            if wait > 0:
+                sleep(min(every, wait))
+    options = options or TallyOptions()
+    final = tally(
+        source,
+        deadline=deadline,
+        roster=None if from_game else roster,
+        game=game if from_game else None,
+        round_no=round_no,
+        edits=options.edits,
+        ambiguous_time=options.ambiguous_time,
+        rulings=options.rulings,
+        forum=forum,
+        profile=profile,
+        fetching=fetching,
+    )
+    yield Update("final", now().astimezone(tz), final.deadline, final)
+
+
+def _day(
+    roster: Roster | str | Path | None, game: str | Path | None, round_no: int | None
+) -> tuple[Roster, int, DayPlan]:
+    """The seats, the round and the vote to count: from the roster, else the game file."""
+    if roster is not None:
+        if not isinstance(roster, Roster):
+            roster = load_roster(Path(roster))
+        return roster, round_no or 1, roster_plan(roster, None)
+    if game is None:
+        raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
+    from killmod.store import Game
+
+    opened = Game.open(Path(game))
+    round_no = round_no or next_day(opened)
+    plan = plan_day(opened, round_no, phase=None, recording=False, replacing=False)
+    return opened.roster(), round_no, plan
+
+
+def _ballots(result: TallyResult) -> frozenset[int]:
+    """The pids of the accepted ballots (counted or superseded)."""
+    return frozenset(v.pid for v in result.verdicts if v.verdict in BALLOTS)
+
+
+def _new(result: TallyResult, seen: frozenset[int]) -> tuple[Verdict, ...]:
+    return tuple(v for v in result.verdicts if v.verdict in BALLOTS and v.pid not in seen)

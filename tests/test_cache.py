@@ -1,0 +1,173 @@
+"""The page cache: files per URL, offline reading, refreshing, and reading only the tail."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pagebuilder import (
+    DEMO_ROSTER_TOML,
+    DEMO_TID,
+    SHANGHAI,
+    FakePost,
+    Response,
+    demo_thread,
+    discuz_x_site,
+)
+
+from killmod.cache import Fetched, PageCache
+from killmod.cli import main
+from killmod.errors import TallyFailed
+from killmod.fetch import Fetcher, FetchOptions
+from killmod.thread import read_thread
+
+VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
+
+
+def page(n: int) -> str:
+    return f"{VIEWTHREAD}&page={n}"
+
+
+@pytest.fixture
+def roster(tmp_path: Path) -> Path:
+    path = tmp_path / "roster.toml"
+    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+    return path
+
+
+def options(cache: Path, **changes) -> FetchOptions:
+    return replace(FetchOptions(delay=0, retries=0, cache=cache), **changes)
+
+
+def read(url: str, cache: Path, *, tail: bool = False, **changes):
+    with Fetcher(options(cache, **changes)) as fetcher:
+        return read_thread(url, tz=SHANGHAI, fetcher=fetcher, tail=tail)
+
+
+def test_a_page_is_kept_as_body_and_sidecar_written_whole(tmp_path):
+    cache = PageCache(tmp_path)
+    fetched_at = datetime(2019, 5, 12, 14, 10, tzinfo=UTC)
+    cache.put(Fetched("http://bbs.example.com/t?page=1", b"<html>1</html>", "gbk", fetched_at))
+    cache.put(Fetched("http://bbs.example.com/t?page=1", b"<html>2</html>", "gbk", fetched_at))
+    sidecars = list(tmp_path.glob("*.json"))
+    assert len(sidecars) == 1 and len(list(tmp_path.glob("*.html"))) == 1
+    assert not list(tmp_path.glob(".*"))  # no temporary file left behind
+    assert json.loads(sidecars[0].read_text(encoding="utf-8")) == {
+        "url": "http://bbs.example.com/t?page=1",
+        "fetched_at": "2019-05-12T14:10:00+00:00",
+        "header_charset": "gbk",
+    }
+    kept = cache.get("http://bbs.example.com/t?page=1")
+    assert (kept.body, kept.header_charset, kept.fetched_at, kept.cached) == (
+        b"<html>2</html>",
+        "gbk",
+        fetched_at,
+        True,
+    )
+    assert cache.get("http://bbs.example.com/t?page=2") is None
+
+
+def test_offline_reads_the_cache_alone_after_one_fetch(serve_site, roster, tmp_path):
+    base = serve_site(discuz_x_site(demo_thread(), charset="gbk"))
+    args = [base + VIEWTHREAD, "--roster", str(roster), "--deadline", "22:00"]
+    args += ["--cache", str(tmp_path / "cache"), "--delay", "0", "--format", "json"]
+    online = CliRunner().invoke(main, ["tally", *args])
+    assert online.exit_code == 0, online.output
+    asked = len(base.server.requests)
+    offline = CliRunner().invoke(main, ["tally", *args, "--offline"])
+    assert offline.exit_code == 0, offline.output
+    assert len(base.server.requests) == asked  # nothing fetched
+    # the same tally: GBK pages decoded by the charset their header declared
+    assert json.loads(offline.stdout) == json.loads(online.stdout)
+
+
+def test_offline_fails_naming_a_page_missing_from_the_cache(serve_site, roster, tmp_path):
+    base = serve_site(discuz_x_site(demo_thread()))
+    read(base + VIEWTHREAD, tmp_path)
+    (tmp_path / "gone").mkdir()
+    for sidecar in tmp_path.glob("*.json"):
+        if json.loads(sidecar.read_text(encoding="utf-8"))["url"].endswith("page=3"):
+            sidecar.rename(tmp_path / "gone" / sidecar.name)
+    with pytest.raises(TallyFailed) as failure:
+        read(base + VIEWTHREAD, tmp_path, offline=True)
+    assert "缓存" in failure.value.message and page(3) in failure.value.message
+    args = [base + VIEWTHREAD, "--roster", str(roster), "--deadline", "22:00"]
+    result = CliRunner().invoke(main, ["tally", *args, "--cache", str(tmp_path), "--offline"])
+    assert result.exit_code == 1 and page(3) in result.stderr and result.stdout == ""
+
+
+def test_tally_fetches_every_page_afresh_even_with_a_cache(serve_site, tmp_path):
+    base = serve_site(discuz_x_site(demo_thread()))
+    read(base + VIEWTHREAD, tmp_path)
+    base.server.requests.clear()
+    read(base + VIEWTHREAD, tmp_path)
+    assert sorted(base.server.requests) == sorted([VIEWTHREAD, *map(page, (1, 2, 3, 4))])
+
+
+def test_tail_fetches_only_from_the_last_known_page(serve_site, tmp_path):
+    thread = demo_thread()
+    base = serve_site(discuz_x_site(thread))
+    first = read(base + VIEWTHREAD, tmp_path, tail=True)  # nothing cached yet: every page
+    base.server.requests.clear()
+    again = read(base + VIEWTHREAD, tmp_path, tail=True)
+    assert base.server.requests == [page(4)]
+    assert again.posts == first.posts
+
+    # the thread grows past page 4: page 4 and the new page 5 are fetched
+    last = thread.posts[-1]
+    thread.posts += [
+        FakePost(last.pid + n, "meer", 2000, last.posted_at, f"第 {n} 帖") for n in range(1, 11)
+    ]
+    base.server.requests.clear()
+    grown = read(base + VIEWTHREAD, tmp_path, tail=True)
+    assert sorted(base.server.requests) == [page(4), page(5)]
+    assert len(grown.posts) == len(first.posts) + 10
+
+
+def test_refresh_fetches_every_page_again(serve_site, tmp_path):
+    base = serve_site(discuz_x_site(demo_thread()))
+    read(base + VIEWTHREAD, tmp_path)
+    base.server.requests.clear()
+    read(base + VIEWTHREAD, tmp_path, tail=True, refresh=True)
+    assert sorted(base.server.requests) == sorted([VIEWTHREAD, *map(page, (1, 2, 3, 4))])
+
+
+def test_a_cached_page_that_no_longer_reads_is_fetched_again(serve_site, tmp_path):
+    base = serve_site(discuz_x_site(demo_thread()))
+    whole = read(base + VIEWTHREAD, tmp_path)
+    cache = PageCache(tmp_path)
+    broken = cache.get(base + page(2))
+    cache.put(replace(broken, body=broken.body[:5000], cached=False))
+    base.server.requests.clear()
+    assert read(base + VIEWTHREAD, tmp_path, tail=True).posts == whole.posts
+    assert sorted(base.server.requests) == [page(2), page(4)]
+
+
+def test_a_failed_page_is_not_what_the_cache_answers_with(serve_site, tmp_path):
+    site = discuz_x_site(demo_thread())
+    failing = {"on": True}
+
+    def flaky(path: str) -> Response:
+        if failing["on"] and path.endswith("page=4"):
+            return Response(500, {}, b"oops")
+        return site(path)
+
+    base = serve_site(flaky)
+    with pytest.raises(TallyFailed):
+        read(base + VIEWTHREAD, tmp_path)
+    assert PageCache(tmp_path).get(base + page(4)) is None
+    failing["on"] = False
+    assert len(read(base + VIEWTHREAD, tmp_path, tail=True).posts) == 30
+
+
+def test_the_default_cache_is_the_user_cache_directory(serve_site, roster, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    base = serve_site(discuz_x_site(demo_thread()))
+    args = [base + VIEWTHREAD, "--roster", str(roster), "--deadline", "22:00", "--delay", "0"]
+    assert CliRunner().invoke(main, ["tally", *args]).exit_code == 0
+    kept = tmp_path / "xdg" / "killmod" / "pages"
+    assert len(list(kept.glob("*.json"))) == 5  # the first page, then pages 4 to 1

@@ -1,0 +1,358 @@
+"""X, 1.0, 2.0 and the 2.0 花样玩法 through the commands on real game files.
+
+Every vote is tallied over HTTP from the tests' local board; a vote after the
+first of a round reads the same or a later thread with a later deadline.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gamefiles import (
+    DEADLINE,
+    LATER,
+    alive,
+    deadline,
+    events,
+    new_game,
+    night,
+    night_json,
+    ok,
+    public_part,
+    refused,
+    roster_toml,
+    run,
+    serve,
+    tally,
+    tally_json,
+    votes,
+)
+
+from killmod.store import Game
+from killmod.votes import read_knife
+
+X_ROLES = {1: "杀手", 2: "杀手", 3: "警察", 4: "警察", 5: "平民", 6: "平民", 7: "平民", 8: "平民"}
+R10_ROLES = {1: "杀手", 2: "杀手", 3: "平民", 4: "平民", 5: "平民", 6: "平民"}
+R20_ROLES = {1: "杀手", 2: "杀手", 3: "杀手", 4: "警察", 5: "警察", 6: "警察"} | {
+    seat: "平民" for seat in range(7, 13)
+}
+VARIANT_ROLES = R20_ROLES | {3: "鬼匪", 7: "守护神"}
+VARIANTS = 'variants = ["ghost", "guardian"]'
+ROLE_WORDS = ("杀手", "警察", "平民")
+
+
+def point_all(hms: str, target: int, seats) -> list:
+    return votes(hms, dict.fromkeys(seats, f"投{target}号"))
+
+
+# --- the knife phase's reading -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "choice"),
+    [
+        ("动刀", "knife"),
+        ("刀！", "knife"),
+        ("Knife", "knife"),
+        ("動刀", "knife"),
+        ("过", "pass"),
+        ("pass", "pass"),
+        ("不刀", "pass"),
+        ("不动刀，过", "pass"),
+        ("不过我还是刀了", "knife"),
+        ("刀 过", "ambiguous"),
+        ("今天天气不错", None),
+    ],
+)
+def test_knife_phase_posts_read_knife_or_pass(text, choice):
+    found = read_knife(text)
+    assert (found[0] if found else None) == choice
+
+
+# --- X ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def x_game(tmp_path):
+    return new_game(tmp_path, "x", X_ROLES)
+
+
+def test_x_night_kill_and_the_police_gesture_in_private(x_game):
+    refused(night(x_game, 1, "--check", 1), "杀手每晚必须杀一人")
+    output = ok(night(x_game, 1, "--kill", 5, "--check", 1, "--format", "text"))
+    public = public_part(output)
+    assert "本轮被杀的是5号。" in public and "请留第1个遗言。" in public
+    assert not any(word in public for word in ROLE_WORDS)
+    assert "1号 玩家1：杀手（裁判手势：竖起右手拇指）" in output.split("仅发给警察")[1]
+    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--replace")
+    assert doc == {
+        "schema": "killmod.night/1",
+        "round": 1,
+        "out": [5],
+        "shown": {},
+        "checks": [{"seat": 3, "identity": "警察"}],
+        "notices": [],
+    }
+
+
+def test_x_tie_procedure_is_kept_per_round_and_ends_in_a_draw(x_game, serve_site):
+    ok(night(x_game, 1, "--kill", 5))
+    tie = {1: "投6", 2: "投7", 3: "投6", 4: "投7"}
+    url = serve(
+        serve_site,
+        votes("20:00:00", tie) + votes("22:30:00", tie | {8: "投3号"}) + votes("23:10:00", tie),
+    )
+    first = tally_json(x_game, url, "--record")
+    assert first["day"]["posts"] == [
+        "6号与7号平票。",
+        "请6号与7号开始辩。",
+        "现在对6号与7号再次投票。",
+    ]
+    assert first["day"]["next"]["kind"] == "tied_revote"
+    assert "第 1 轮的下一次投票截止后计票" in ok(run("status", "--db", x_game))
+    refused(run("lottery", "make", "--round", 1, "--db", x_game), "x 规则平票不抽签")
+    second = ok(tally(x_game, url, "--record", "--format", "text", deadline=LATER))
+    assert "【第 1 轮平票者发言后再次投票结果】" in second
+    assert "本次只能投：6号 玩家6、7号 玩家7" in second
+    assert "再次平票：6号与7号平票。" in second and "请除6号与7号以外的人开始发言。" in second
+    assert "投票对象已出局或不是本局玩家（不是本次投票的候选人）" in second  # 8 voted for 3
+    third = ok(tally(x_game, url, "--record", deadline=deadline(1, "23:59")))
+    assert "仍然平票，本局硬性判定为平局。" in third and "游戏结束：平局" in third
+    kinds = [e.data["stage"]["kind"] for e in events(x_game, "day")]
+    assert kinds == ["vote", "tied_revote", "final_revote"]
+    (over,) = events(x_game, "game_over")
+    assert over.data["draw"] is True
+
+
+def test_x_last_words_for_the_first_deaths_only(x_game, serve_site):
+    assert "请留第1个遗言。" in ok(night(x_game, 1, "--kill", 5))
+    url = serve(serve_site, votes("20:00:00", {1: "投6", 2: "投6", 3: "投7"}))
+    day = ok(tally(x_game, url, "--record"))
+    assert "6号被公决出局。" in day and "请留第2个（最后一个）遗言。" in day
+    assert "身份" not in day  # X shows no card
+    assert "7号没有遗言。" in ok(night(x_game, 2, "--kill", 7))
+
+
+def test_x_every_civilian_out_is_a_draw(tmp_path):
+    db = new_game(tmp_path, "x", X_ROLES, out=(2, 4, 6, 7, 8))
+    output = ok(night(db, 1, "--kill", 5))
+    assert "游戏结束：平局" in output and "平民全部出局，平局。" in output
+
+
+def test_x_the_first_victim_may_not_be_killed_first_again_next_game(x_game, tmp_path):
+    ok(night(x_game, 1, "--kill", 5))
+    roster = tmp_path / "next.toml"
+    swapped = {2: "玩家5", 5: "玩家2"}  # 玩家5 now sits in seat 2
+    roster.write_text(roster_toml("x", X_ROLES, names=swapped), encoding="utf-8")
+    refused(run("init", "--roster", roster, "--db", x_game, "--next-game", "--force"), "只能选一个")
+    assert "上一局的记录保留" in ok(run("init", "--roster", roster, "--db", x_game, "--next-game"))
+    game = Game.open(x_game)
+    assert game.previous_games()[0]["first_victim"] == "玩家5"
+    assert game.events() == [] and len(alive(x_game)) == 8
+    refused(night(x_game, 1, "--kill", 2), "不允许连续两局第一轮杀同一个人")
+    ok(night(x_game, 1, "--kill", 5))
+    ok(night(x_game, 2, "--kill", 2))  # only the first round is ruled out
+    all_deaths = [
+        row["seat"] for row in game.db.query("select seat from events where kind = 'death'")
+    ]
+    assert all_deaths == [5, 5, 2]  # the first game's death is kept in the file
+
+
+# --- 1.0 ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def r10_game(tmp_path):
+    return new_game(tmp_path, "1.0", R10_ROLES)
+
+
+def test_1_0_points_then_knifes_until_someone_is_out(r10_game, serve_site):
+    refused(night(r10_game, 1, "--kill", 3), "1.0 规则的夜晚不杀人")
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 1, (2, 3, 4))
+        + votes("20:10:00", {5: "投2", 6: "投3"})
+        # 2 passes, 3-5 knife, 1's own knife never counts, 6 says nothing: L-1
+        + votes("22:30:00", {1: "刀", 2: "过", 3: "动刀", 4: "刀", 5: "knife"}),
+    )
+    refused(tally(r10_game, url, "--phase", "knife"), "这一轮现在是指认阶段，不是动刀阶段")
+    pointed = ok(tally(r10_game, url, "--record", "--phase", "point", "--format", "text"))
+    assert "【第 1 轮指认结果】" in pointed and "1号被指认最多，请1号出来辩解。" in pointed
+    assert "第 1 轮的下一次动刀截止后计票" in ok(run("status", "--db", r10_game))
+    refused(tally(r10_game, url, "--phase", "point"), "现在是动刀阶段（辩解者 1号）")
+    doc = tally_json(r10_game, url, "--record", "--phase", "knife", deadline=LATER)
+    knife = doc["day"]["knife"]
+    assert (knife["threshold"], knife["knives"], knife["passes"]) == (4, [3, 4, 5], [2])
+    assert (knife["silent"], knife["ignored"], knife["label"]) == ([6], [1], "L-1")
+    assert doc["outcome"] == {"kind": "none"} and 1 in alive(r10_game)
+    assert "请从1号开始按逆时针方向重新指认。" in doc["day"]["posts"][0]
+    assert doc["day"]["next"]["kind"] == "point"
+    again = serve(
+        serve_site,
+        point_all("20:00:00", 1, (2, 3, 4))
+        + votes("22:00:00", dict.fromkeys((2, 3, 4, 5), "动刀")),
+        day=2,
+    )
+    ok(tally(r10_game, again, "--record", "--round", 1, deadline=deadline(2, "21:00")))
+    text = ok(tally(r10_game, again, "--record", "--round", 1, deadline=deadline(2, "23:00")))
+    assert "L-0" in text and "第 1 轮：1号出局（不亮底牌），请留遗言。" in text
+    assert "杀手" not in text.split("[b]结果[/b]")[1]  # round one shows no card
+
+
+def test_1_0_round_two_shows_the_card_and_the_first_out_too(tmp_path, serve_site):
+    db = new_game(tmp_path, "1.0", R10_ROLES | {5: "杀手", 1: "平民"}, out=(6,))
+    # seat 6 out from the start: 1.0's round counts from it; 2 and 5 are the killers
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 2, (1, 3, 4, 5)) + votes("22:30:00", dict.fromkeys((1, 3, 4), "刀")),
+    )
+    ok(tally(db, url, "--record", "--phase", "point"))
+    text = ok(tally(db, url, "--record", "--phase", "knife", deadline=LATER))
+    assert "第 2 轮：2号出局，亮底牌：杀手。请留遗言。" in text
+
+
+def test_1_0_knife_needs_the_game_file_but_pointing_counts_from_a_roster(tmp_path, serve_site):
+    roster = tmp_path / "r.toml"
+    roster.write_text(roster_toml("1.0", R10_ROLES), encoding="utf-8")
+    url = serve(serve_site, point_all("20:00:00", 1, (2, 3)))
+    common = ("tally", url, "--roster", roster, "--deadline", DEADLINE)
+    refused(run(*common, "--phase", "knife"), "动刀阶段要用游戏文件")
+    doc = json.loads(ok(run(*common, "--phase", "point", "--format", "json")))
+    assert doc["outcome"] == {"kind": "eliminated", "seat": 1} and "day" not in doc
+    v4 = tmp_path / "v4.toml"
+    v4.write_text(roster_toml("v4", dict.fromkeys(range(1, 12))), encoding="utf-8")
+    refused(
+        run("tally", url, "--roster", v4, "--deadline", DEADLINE, "--phase", "point"),
+        "v4 规则的白天只有投票",
+    )
+
+
+# --- 2.0 ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def r20_game(tmp_path):
+    return new_game(tmp_path, "2.0", R20_ROLES)
+
+
+def test_2_0_the_knifed_card_is_shown_and_killers_leave_no_last_words(r20_game, serve_site):
+    refused(night(r20_game, 1, "--kill", 7), "从第 2 夜开始")
+    others = range(2, 12)
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 1, others) + votes("22:30:00", dict.fromkeys(range(2, 8), "刀")),
+    )
+    ok(tally(r20_game, url, "--record"))
+    doc = tally_json(r20_game, url, "--record", deadline=LATER)
+    knife = doc["day"]["knife"]
+    assert (knife["base"], knife["threshold"], knife["label"]) == (11, 6, "L-0")
+    assert doc["day"]["shown"] == {"1": "杀手"}
+    assert "1号被判死亡，翻牌：杀手。杀手没有遗言。" in doc["day"]["posts"]
+    dawn = ok(night(r20_game, 2, "--kill", 7, "--check", 2))
+    assert "昨夜被杀的是7号，翻牌：平民。被杀者没有遗言。" in public_part(dawn)
+
+
+def test_2_0_suicide_in_his_defence_ends_the_day(r20_game, serve_site):
+    url = serve(serve_site, point_all("20:00:00", 2, range(3, 10)))
+    ok(tally(r20_game, url, "--record"))
+    refused(run("suicide", 7, "--db", r20_game), "只有杀手可以亮牌自杀")
+    output = ok(run("suicide", 2, "--db", r20_game, "--format", "text"))
+    assert "2号在辩解时亮牌自杀，翻牌：杀手。杀手没有遗言。" in output
+    assert "天黑了，请大家闭眼。" in output
+    (suicide,) = events(r20_game, "suicide")
+    assert suicide.data["defending"] is True and suicide.data["next"] is None
+    assert "第 2 轮夜晚：killmod night --round 2" in ok(run("status", "--db", r20_game))
+    refused(tally(r20_game, url, "--record", "--round", 1), "--replace")
+
+
+def test_2_0_an_early_reveal_restarts_the_pointing_and_can_end_the_game(r20_game, serve_site):
+    out = ok(run("suicide", 3, "--db", r20_game, "--round", 1, "--at", "2024-03-01 21:00"))
+    assert "3号未到自己辩解时提前亮牌，视为主动放弃游戏，翻牌：杀手。" in out
+    assert "不进入黑夜，从3号开始按顺时针方向重新指认。" in out
+    url = serve(
+        serve_site,
+        point_all("20:30:00", 4, (5, 6)) + point_all("21:30:00", 1, range(4, 12)),
+    )
+    doc = tally_json(r20_game, url, "--record")
+    assert doc["day"]["stage"]["kind"] == "point"
+    assert doc["day"]["stage"]["opened"] == "2024-03-01T21:00:00+08:00"
+    assert {v["seat"] for v in doc["verdicts"] if v["verdict"] == "earlier_vote"} == {5, 6}
+    assert doc["day"]["next"] == {**doc["day"]["next"], "kind": "knife", "defender": 1}
+    ok(run("suicide", 1, "--db", r20_game))  # in his own defence
+    ok(night(r20_game, 2, "--kill", 7))
+    final = ok(run("suicide", 2, "--db", r20_game, "--round", 2))
+    assert "游戏结束：警民方胜利" in final and "杀手全部出局" in final
+    refused(run("suicide", 4, "--db", r20_game), "游戏已经结束")
+
+
+def test_suicide_is_2_0_only(x_game):
+    refused(run("suicide", 1, "--db", x_game), "x 规则没有杀手亮牌自杀")
+
+
+# --- 2.0 花样玩法 --------------------------------------------------------------------------
+
+
+def test_variants_deal_with_their_table(tmp_path):
+    db = new_game(tmp_path, "2.0", dict.fromkeys(range(1, 13)), extra=VARIANTS)
+    ok(run("deal", "--db", db, "--seed", 9, "--notices", tmp_path / "n"))
+    roles = [p.role for p in Game.open(db).roster().players]
+    assert (roles.count("鬼匪"), roles.count("杀手"), roles.count("守护神")) == (1, 2, 1)
+    assert (roles.count("警察"), roles.count("平民")) == (3, 5)
+
+
+def test_variants_night_guard_possession_and_check(tmp_path):
+    db = new_game(tmp_path, "2.0", VARIANT_ROLES, extra=VARIANTS)
+    refused(night(db, 2, "--kill", 8, "--pact", 1), "本局没有毒药，不需要生死状")
+    refused(night(db, 2, "--kill", 8, "--guard", "7=7"), "守护神不得守护自己")
+    args = ("--kill", 8, "--guard", "7=8", "--possess", 9, "--check", 9, "--format", "text")
+    output = ok(night(db, 2, *args))
+    public = public_part(output)
+    assert "7号死亡，身份：守护神。" in public and "8号" not in public
+    assert "被附体" not in public and "鬼匪" not in public
+    private = output.split("—— 仅", 1)[1]
+    assert "9号 玩家9：被附体匪" in private
+    assert "你已被鬼匪附体" in private and "附体成功：9号已转为匪" in private
+    assert alive(db) == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
+
+
+def test_variants_a_voted_ghost_shows_only_as_a_killer(tmp_path, serve_site):
+    db = new_game(tmp_path, "2.0", VARIANT_ROLES, extra=VARIANTS)
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 3, range(4, 12))
+        + votes("22:30:00", dict.fromkeys(range(4, 12), "刀")),
+    )
+    ok(tally(db, url, "--record"))
+    text = ok(tally(db, url, "--record", deadline=LATER))
+    assert "3号被票出局，身份：杀手。" in text and "鬼匪" not in text
+
+
+def test_variants_win_check_counts_the_possessed_with_the_killers(tmp_path):
+    db = new_game(tmp_path, "2.0", VARIANT_ROLES, extra=VARIANTS, out=(2, 5, 6, 7, 10, 11, 12))
+    output = ok(night(db, 2, "--kill", 8, "--possess", 9))
+    assert "游戏结束：杀手方胜利" in output and "平民全部出局，杀手一方获胜。" in output
+
+
+def test_variants_the_ghost_keeps_the_killers_in_the_game(tmp_path, serve_site):
+    db = new_game(tmp_path, "2.0", VARIANT_ROLES, extra=VARIANTS, out=(2, 5, 6, 7, 10, 11, 12))
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 1, (3, 4, 8, 9)) + votes("22:30:00", dict.fromkeys((3, 4, 8), "刀")),
+    )
+    ok(tally(db, url, "--record"))
+    text = ok(tally(db, url, "--record", deadline=LATER))
+    assert "1号被票出局，身份：杀手。" in text
+    assert "游戏结束" not in text and not events(db, "game_over")  # the 鬼匪 is still in
+
+
+def test_variants_poison_needs_a_pact_and_hides_the_pair(tmp_path):
+    roles = R20_ROLES | {7: "毒药"}
+    db = new_game(tmp_path, "2.0", roles, extra='variants = ["poison"]')
+    refused(night(db, 2, "--kill", 7), "须同时写明生死状")
+    refused(night(db, 2, "--kill", 8, "--pact", 1, "--check", 8, "--check", 9), "不是毒药")
+    output = ok(night(db, 2, "--kill", 7, "--pact", 1, "--check", 7, "--format", "text"))
+    public = public_part(output)
+    assert "1号、7号同死：一人是毒药，一人是与毒药同死的匪徒，不公布谁是谁。" in public
+    assert "7号 玩家7：毒药" in output.split("仅发给警察")[1]
+    assert alive(db) == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12]

@@ -1,0 +1,191 @@
+"""`killmod watch`: polls with a fake clock, running counts, the final announcement, Ctrl-C."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pagebuilder import (
+    DEMO_ROSTER_TOML,
+    SHANGHAI,
+    FakePost,
+    FakeThread,
+    Response,
+    demo_thread,
+    discuz_x_site,
+    login_page,
+)
+from pagebuilder_more import with_time_style
+
+import killmod.commands.watch as watch_command
+from killmod.cli import main
+from killmod.errors import TallyFailed
+from killmod.fetch import FetchOptions
+from killmod.tallying import tally
+from killmod.watch import watch
+
+DEADLINE = datetime(2019, 5, 12, 22, 0, tzinfo=SHANGHAI)
+
+
+def at(hh_mm_ss: str) -> datetime:
+    hour, minute, second = map(int, hh_mm_ss.split(":"))
+    return DEADLINE.replace(hour=hour, minute=minute, second=second)
+
+
+class Board:
+    """The demo vote thread up to floor 25, three more posts arriving while it is watched."""
+
+    ARRIVING = (
+        (at("21:58:00"), FakePost(95001, "小透明", 2015, at("21:57:30"), "投 5号")),
+        (at("22:00:00"), FakePost(95002, "白开水", 2011, at("22:00:00"), "改票：投 5号")),
+        (at("22:01:00"), FakePost(95003, "花生米", 2006, at("22:00:01"), "改票：投 7号")),
+    )
+
+    def __init__(self, start: datetime) -> None:
+        demo = with_time_style(demo_thread(), "absolute")
+        self.thread = FakeThread(demo.tid, demo.title, demo.posts[:25], start)
+        self.site = discuz_x_site(self.thread)
+        self.slept: list[float] = []
+
+    def now(self) -> datetime:
+        return self.thread.now
+
+    def sleep(self, seconds: float) -> None:
+        """Time passes: the board's clock moves on and the posts due by then arrive."""
+        self.slept.append(seconds)
+        self.thread.now += timedelta(seconds=seconds)
+        for due, post in self.ARRIVING:
+            if due <= self.thread.now and post not in self.thread.posts:
+                self.thread.posts.append(post)
+
+
+@pytest.fixture
+def roster(tmp_path: Path) -> Path:
+    path = tmp_path / "roster.toml"
+    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+    return path
+
+
+def url(base: str) -> str:
+    return f"{base}/forum.php?mod=viewthread&tid={demo_thread().tid}"
+
+
+def run_watch(board: Board, base: str, roster: Path, **changes):
+    fetching = FetchOptions(delay=0, retries=0, cache=roster.parent / "cache")
+    return watch(
+        url(base),
+        deadline="22:00",
+        roster=roster,
+        fetching=changes.pop("fetching", fetching),
+        now=board.now,
+        sleep=changes.pop("sleep", board.sleep),
+        **changes,
+    )
+
+
+def test_a_running_count_on_each_new_ballot_then_the_final_count(serve_site, roster):
+    board = Board(at("21:57:00"))
+    base = serve_site(board.site)
+    updates = []
+    for update in run_watch(board, base, roster):
+        updates.append(update)
+        base.server.requests.append("--")  # marks where each update was given
+    assert [u.kind for u in updates] == ["running", "running", "running", "final"]
+    first, second, third, final = updates
+    assert first.new == () and first.remaining == timedelta(minutes=3)
+    assert [(v.author, v.target) for v in second.new] == [("小透明", 5)]
+    assert [(v.author, v.target) for v in third.new] == [("白开水", 5)]
+    assert third.remaining == timedelta(0)
+    assert board.slept == [60, 60, 60, 60]  # polls at 21:57, 21:58, 21:59, 22:00; final at 22:01
+    # the final count is the tally's: the 22:00:01 change is late
+    assert final.result == tally(url(base), deadline="22:00", roster=roster)
+    late = {v.author: v.verdict for v in final.result.verdicts if v.posted_at > DEADLINE}
+    assert late == {"花生米": "late"}
+    # after the first poll, only the last page known is fetched again
+    polls = "\n".join(base.server.requests).split("--")
+    second_poll = polls[1].split()
+    assert second_poll == [f"{url('')}&page=3"]
+
+
+def test_a_failed_poll_is_reported_and_the_watch_goes_on(serve_site, roster):
+    board = Board(at("21:58:30"))
+    down = {"at": at("21:59:30")}
+
+    def flaky(path: str) -> Response:
+        if board.now() == down["at"]:
+            return Response(503, {}, b"busy")
+        return board.site(path)
+
+    base = serve_site(flaky)
+    kinds = [(u.kind, u.message) for u in run_watch(board, base, roster)]
+    assert [kind for kind, _ in kinds] == ["running", "failed", "running", "final"]
+    assert "HTTP 503" in kinds[1][1]
+
+
+def test_a_first_read_that_fails_ends_the_watch(serve_site, roster):
+    board = Board(at("21:57:00"))
+    base = serve_site(lambda path: login_page())
+    with pytest.raises(TallyFailed):
+        next(run_watch(board, base, roster))
+
+
+def test_started_after_the_grace_period_it_gives_the_final_count_at_once(serve_site, roster):
+    board = Board(at("22:05:00"))
+    base = serve_site(board.site)
+    assert [u.kind for u in run_watch(board, base, roster)] == ["final"]
+    assert board.slept == []
+
+
+def cli(board: Board, base: str, roster: Path, monkeypatch, *extra: str):
+    monkeypatch.setattr(watch_command, "now", board.now)
+    monkeypatch.setattr(watch_command, "sleep", board.sleep)
+    args = [url(base), "--deadline", "22:00", "--roster", str(roster), "--delay", "0"]
+    args += ["--cache", str(roster.parent / "cache"), *extra]
+    return CliRunner().invoke(main, ["watch", *args])
+
+
+def test_the_command_prints_running_counts_then_the_announcement(serve_site, roster, monkeypatch):
+    board = Board(at("21:57:00"))
+    base = serve_site(board.site)
+    result = cli(board, base, roster, monkeypatch)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "[21:57:00] 距截止还有 3 分 0 秒" in out
+    assert "新票：26楼 小透明（16号）5号 预言家本家" in out
+    assert "[22:00:00] 已截止，1 分 0 秒后公布最终结果" in out
+    assert "当前票数：5号 预言家本家" in out
+    # the final announcement is tally's BBCode, last
+    args = [url(base), "--deadline", "22:00", "--roster", str(roster), "--delay", "0"]
+    final = CliRunner().invoke(main, ["tally", *args, "--cache", str(roster.parent / "cache")])
+    assert out.endswith(final.stdout)
+
+
+def test_ctrl_c_stops_cleanly(serve_site, roster, monkeypatch):
+    board = Board(at("21:57:00"))
+    base = serve_site(board.site)
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    board.sleep = interrupted
+    result = cli(board, base, roster, monkeypatch)
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "已停止"
+    assert "距截止还有" in result.stdout
+
+
+def test_seats_can_come_from_the_game_file(serve_site, roster, monkeypatch):
+    board = Board(at("21:59:00"))
+    base = serve_site(board.site)
+    db = roster.parent / "game.db"
+    assert (
+        CliRunner().invoke(main, ["init", "--roster", str(roster), "--db", str(db)]).exit_code == 0
+    )
+    monkeypatch.setattr(watch_command, "now", board.now)
+    monkeypatch.setattr(watch_command, "sleep", board.sleep)
+    args = [url(base), "--deadline", "22:00", "--db", str(db), "--delay", "0"]
+    result = CliRunner().invoke(main, ["watch", *args, "--cache", str(roster.parent / "c")])
+    assert result.exit_code == 0, result.output
+    assert "距截止还有 1 分 0 秒" in result.stdout and "第 1 轮" in result.stdout
