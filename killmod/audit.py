@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 from killmod.count import AuthorIndex
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
+from killmod.fetch import FetchOptions
 from killmod.lurkers import Window, read_game_thread, recorded_window
 from killmod.model import Player, Post, Roster
 from killmod.night import ZHASHI
@@ -103,7 +104,7 @@ def audit(
     announced: dict[int, str] | None = None,
     forum: str | None = None,
     profile: Path | None = None,
-    jobs: int = 4,
+    fetching: FetchOptions | None = None,
 ) -> Audit:
     """Violations of the game (or of round ``round_no``) and the recorded penalties.
 
@@ -119,7 +120,7 @@ def audit(
             announced=announced or {},
             forum=forum,
             profile=profile,
-            jobs=jobs,
+            fetching=fetching,
         )
     elif announced:
         raise BadInput("--announced 用于检查游戏帖：请同时用 --game-thread 给出游戏帖")
@@ -166,14 +167,14 @@ def check_game_thread(
     announced: dict[int, str],
     forum: str | None,
     profile: Path | None,
-    jobs: int,
+    fetching: FetchOptions | None,
 ) -> GameThreadCheck:
     """Read the game thread and find the dead players' posts after their 诈尸 time."""
     roster = game.roster()
     tz = ZoneInfo(roster.timezone)
     given = {seat: _announcement(seat, text, tz) for seat, text in announced.items()}
     _check_seats(roster, given)
-    thread = read_game_thread(source, tz=tz, forum=forum, profile=profile, jobs=jobs)
+    thread = read_game_thread(source, tz=tz, forum=forum, profile=profile, fetching=fetching)
     until = zhashi_ends(game, roster, given)
     window = recorded_window(game, round_no) if round_no is not None else Window(None, None)
     unknown = tuple(p for p in roster.players if not p.alive and p.seat not in until)

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from http.cookiejar import LoadError, MozillaCookieJar
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 import requests
@@ -188,6 +188,10 @@ class Progress:
         self.stream.flush()
 
 
+def _itself(page: Fetched) -> Fetched:
+    return page
+
+
 class Fetcher:
     """Fetches pages for one command: one session, one pacer, one cache."""
 
@@ -215,27 +219,35 @@ class Fetcher:
         """The page at ``url``: from the cache when ``cached`` allows it, else from the board."""
         return self._kept(url, cached) or self._fresh(url)
 
-    def fetch_all(self, urls: Sequence[str], *, cached: Collection[str] = ()) -> list[Fetched]:
+    def fetch_all(
+        self,
+        urls: Sequence[str],
+        *,
+        cached: Collection[str] = (),
+        then: Callable[[Fetched], Any] = _itself,
+    ) -> list[Any]:
         """Fetch pages (at most ``jobs`` at once, started in the order given), in that order.
 
         URLs in ``cached`` may come from the cache.  The first page that fails fails all.
+        ``then`` (say, parsing) runs on each page in the worker that fetched it, so one
+        page is parsed while others are still on the way.
         """
-        pages = {url: page for url in urls if (page := self._kept(url, url in cached))}
-        fresh = list(dict.fromkeys(url for url in urls if url not in pages))
+        done = {url: then(page) for url in urls if (page := self._kept(url, url in cached))}
+        fresh = list(dict.fromkeys(url for url in urls if url not in done))
         progress = Progress(len(fresh), enabled=self.options.progress)
 
-        def fetch_one(url: str) -> Fetched:
-            page = self._fresh(url)
+        def fetch_one(url: str) -> Any:
+            result = then(self._fresh(url))
             progress.advance()
-            return page
+            return result
 
         try:
-            pages.update(zip(fresh, self._run(fetch_one, fresh), strict=True))
+            done.update(zip(fresh, self._run(fetch_one, fresh), strict=True))
         finally:
             progress.close()
-        return [pages[url] for url in urls]
+        return [done[url] for url in urls]
 
-    def _run(self, fetch_one: Callable[[str], Fetched], urls: list[str]) -> list[Fetched]:
+    def _run(self, fetch_one: Callable[[str], Any], urls: list[str]) -> list[Any]:
         jobs = min(self.options.jobs, len(urls))
         if jobs <= 1:
             return [fetch_one(url) for url in urls]

@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 from killmod.count import AuthorIndex, next_warnings
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
+from killmod.fetch import Fetcher, FetchOptions
 from killmod.model import GameOver, GameWarning, Player, Post, Roster
 from killmod.names import fold
 from killmod.record import check_win, record_warning
@@ -125,16 +126,20 @@ def lurkers(
     record: bool = False,
     forum: str | None = None,
     profile: Path | None = None,
-    jobs: int = 4,
+    fetching: FetchOptions | None = None,
 ) -> LurkerReport:
-    """Count the living players' posts in the game thread at ``source`` over a round."""
+    """Count the living players' posts in the game thread at ``source`` over a round.
+
+    The game thread is long and only grows at its end: pages before the last one the
+    cache knows are taken from the cache (``fetching.refresh`` reads them all again).
+    """
     roster = game.roster()
     rules = rule_set(roster.rules)
     minimum = minimum if minimum is not None else _rule_minimum(rules)
     if record and round_no is None:
         raise BadInput("记录潜水警告需要指明轮次：请加 --round")
     tz = ZoneInfo(roster.timezone)
-    thread = read_game_thread(source, tz=tz, forum=forum, profile=profile, jobs=jobs)
+    thread = read_game_thread(source, tz=tz, forum=forum, profile=profile, fetching=fetching)
     opening = thread.posts[0].posted_at if thread.posts else None
     window = round_window(game, round_no, from_text, to_text, tz=tz, opening=opening)
     counts = count_posts(
@@ -152,11 +157,17 @@ def lurkers(
 
 
 def read_game_thread(
-    source: str, *, tz: ZoneInfo, forum: str | None, profile: Path | None, jobs: int
+    source: str,
+    *,
+    tz: ZoneInfo,
+    forum: str | None,
+    profile: Path | None,
+    fetching: FetchOptions | None,
 ) -> Thread:
-    """Read the game thread (as the tally reads a vote thread)."""
+    """Read the game thread, the pages the cache already holds from the cache."""
     loaded = load_profile(profile) if profile is not None else None
-    return read_thread(source, tz=tz, forum=forum, jobs=jobs, profile=loaded)
+    with Fetcher(fetching or FetchOptions()) as fetcher:
+        return read_thread(source, tz=tz, forum=forum, profile=loaded, fetcher=fetcher, tail=True)
 
 
 def _rule_minimum(rules: ModuleType) -> int:

@@ -100,10 +100,11 @@ def _read_url(
         requested.update(missing)
         urls = [scraper.page_url(url, n) for n in missing]
         cached = {u for n, u in zip(missing, urls, strict=True) if n < known}
-        for fetched in fetcher.fetch_all(urls, cached=cached):
-            pages.append(
-                _parse_fetched(fetched, fetcher, tz=tz, forum=scraper.NAME, profile=profile)[1]
-            )
+
+        def parse(fetched: Fetched) -> Page:
+            return _parse_fetched(fetched, fetcher, tz=tz, forum=scraper.NAME, profile=profile)[1]
+
+        pages += fetcher.fetch_all(urls, cached=cached, then=parse)
     return _assemble(url, pages, scraper)
 
 
@@ -122,16 +123,27 @@ def _parse_fetched(
     forum: str | None,
     profile: Profile | None,
 ) -> tuple[Scraper, Page]:
-    """Parse a fetched page; a cached page that no longer reads is fetched again."""
+    """Parse a fetched page; a cached page that no longer reads is fetched again.
+
+    With a cache, what a page's bytes read as is kept too: a cached page read the same
+    way before is not parsed again.
+    """
+    cache = fetcher.cache if profile is None else None
+    reading = f"{forum or '*'}|{tz.key}"
+    if cache is not None and fetched.cached and (kept := cache.get_page(fetched, reading)):
+        return scrapers.by_name(kept[0]), kept[1]
     try:
         _check_complete(fetched)
-        return parse_page(fetched, tz=tz, forum=forum, profile=profile)
+        scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile)
     except KillmodError:
         if not fetched.cached:
             raise
-    fresh = fetcher.fetch(fetched.url)
-    _check_complete(fresh)
-    return parse_page(fresh, tz=tz, forum=forum, profile=profile)
+        fetched = fetcher.fetch(fetched.url)
+        _check_complete(fetched)
+        scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile)
+    if cache is not None:
+        cache.put_page(fetched, reading, scraper.NAME, page)
+    return scraper, page
 
 
 def _check_complete(fetched: Fetched) -> None:

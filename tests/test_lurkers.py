@@ -6,16 +6,19 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from gamethread import (
+    GAME_TID,
     JUDGE,
     OUTSIDER,
     ROUND1_END,
     ROUND2_END,
     at,
+    game_thread,
     new_game,
     record_deadlines,
     round2_rows,
     serve_game_thread,
 )
+from pagebuilder import discuz_x_site
 
 from killmod.cli import main
 from killmod.lurkers import lurkers
@@ -183,3 +186,24 @@ def test_a_player_voted_out_this_round_is_counted_but_not_warned(tmp_path, serve
     assert [(c.seat, c.warnable) for c in report.lurkers] == [(4, False)]
     assert 12 not in {c.seat for c in report.counts}
     assert report.recorded is not None and report.recorded.warnings == ()
+
+
+def test_a_second_check_fetches_only_the_tail_of_the_game_thread(tmp_path, serve_site):
+    db = game_with_rounds(tmp_path)
+    base = serve_site(discuz_x_site(game_thread(round2_rows())))  # 43 posts: 5 pages
+    url = f"{base}/forum.php?mod=viewthread&tid={GAME_TID}"
+    server = base.server
+    cache = str(tmp_path / "cache")
+    first = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache)
+    assert first.exit_code == 0, first.output
+    pages = {path.rsplit("page=", 1)[-1] for path in server.requests if "page=" in path}
+    assert pages == {"1", "2", "3", "4", "5"}
+    server.requests.clear()
+    second = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache)
+    assert second.output == first.output
+    assert all(path.endswith("page=5") or "page=" not in path for path in server.requests)
+    assert len(server.requests) <= 2
+    server.requests.clear()
+    again = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache, "--refresh")
+    assert again.output == first.output
+    assert len(server.requests) >= 5

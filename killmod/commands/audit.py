@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.commands.fetching import fetch_options
 from killmod.commands.options import db_option, templates_option
 
 
@@ -37,13 +38,7 @@ from killmod.commands.options import db_option, templates_option
     type=click.Path(path_type=Path),
     help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1, max=16),
-    default=4,
-    show_default=True,
-    help="同时读取的页数",
-)
+@fetch_options(refresh=True)
 @user_errors
 def audit(
     game_thread: str | None,
@@ -54,7 +49,7 @@ def audit(
     templates: Path | None,
     forum: str | None,
     profile: Path | None,
-    jobs: int,
+    fetching,
 ) -> None:
     """犯规审计：投票帖里的违规发言、诈尸时间后出局玩家的发言、已记录的处罚。"""
     from killmod.announce import render
@@ -69,7 +64,7 @@ def audit(
         announced=parse_announced(announced),
         forum=forum,
         profile=profile,
-        jobs=jobs,
+        fetching=fetching,
     )
     click.echo(render(f"audit.{fmt}.j2", templates, audit=found), nl=False)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.commands.fetching import fetch_options
 from killmod.commands.options import db_option, post_format_option, templates_option
 
 
@@ -31,13 +32,7 @@ from killmod.commands.options import db_option, post_format_option, templates_op
     type=click.Path(path_type=Path),
     help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1, max=16),
-    default=4,
-    show_default=True,
-    help="同时读取的页数",
-)
+@fetch_options(refresh=True)
 @user_errors
 def lurkers(
     source: str,
@@ -51,7 +46,7 @@ def lurkers(
     templates: Path | None,
     forum: str | None,
     profile: Path | None,
-    jobs: int,
+    fetching,
 ) -> None:
     """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
     from killmod.announce import render
@@ -69,7 +64,7 @@ def lurkers(
         record=record,
         forum=forum,
         profile=profile,
-        jobs=jobs,
+        fetching=fetching,
     )
     click.echo(render(f"lurkers.{fmt}.j2", templates, report=report), nl=False)
     if report.recorded and report.recorded.winner:
