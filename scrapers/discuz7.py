@@ -204,9 +204,10 @@ def _pagination(root) -> tuple[int, int]:
 
     A thread of one page has no bar; a "下一页" link without a bar is a damaged page.
     """
-    bars = root.xpath('//div[@class="pages"]')
+    outside = '[not(ancestor::div[starts-with(@id, "post_")])]'  # a post's own bars are not
+    bars = root.xpath(f'//div[@class="pages"]{outside}')
     if not bars:
-        if root.xpath('//a[@class="next"]'):
+        if root.xpath(f'//a[@class="next"]{outside}'):
             raise ScrapeError("页面结构损坏：有“下一页”链接却没有页码栏（页面可能被改动过）")
         return 1, 1
     readings = {_page_bar(bar) for bar in bars}

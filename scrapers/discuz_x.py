@@ -122,6 +122,7 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
 
 
 _ID = etree.XPath("id($name)")
+_OUTSIDE_POSTS = '[not(ancestor::div[@id="postlist"])]'
 
 
 def _by_id(root, name: str):
@@ -214,10 +215,11 @@ def _pagination(root) -> tuple[int, int]:
     """(this page, pages) from the page bars above and below the posts, which must agree.
 
     A thread of one page has no bar; a "下一页" button without a bar is a damaged page.
+    Page bars inside the post list (a post's 点评 have their own) are not the thread's.
     """
-    bars = root.xpath('//div[@class="pg"]')
+    bars = root.xpath(f'//div[@class="pg"]{_OUTSIDE_POSTS}')
     if not bars:
-        if root.xpath('//a[@class="nxt"] | //div[@class="pgbtn"]'):
+        if root.xpath(f'//a[@class="nxt"]{_OUTSIDE_POSTS} | //div[@class="pgbtn"]'):
             raise ScrapeError("页面结构损坏：有“下一页”按钮却没有页码栏（页面可能被改动过）")
         return 1, 1
     readings = {_page_bar(bar) for bar in bars}
