@@ -21,7 +21,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from killmod.errors import BadInput
 from killmod.model import FormerHolder, Player, Roster
 from killmod.names import fold
-from killmod.rules import v4
 
 RULES = ("1.2", "v4", "x", "1.0", "2.0")
 # The 2.0 花样玩法: 鬼匪, 毒药, 守护神 and the two-guardian (警神/匪神) setting.
@@ -383,6 +382,8 @@ def _code(top: TomlTable, rules: str, players: int) -> str | None:
     if rules != CODE_RULES:
         raise top.fail("code", f"是 V4.0 的版本号，只用于 {CODE_RULES} 规则，当前规则是 {rules}")
     try:
+        from killmod.rules import v4  # the code table, only for games that have one
+
         row = v4.decode(code)
     except BadInput as error:
         raise top.fail("code", f"不对：{error.message}") from None

@@ -11,7 +11,12 @@ with ``</html>``: a page cut off is an error, never a short page.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import re
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,18 +99,49 @@ def _read_url(
     # The first page is read again with the others, last to first, unless it is all there is.
     requested = set() if first.cached or page.page_count > 1 else {page.page_no}
     # A page fetched later may show more pages than the first one did (new posts).
-    while missing := sorted(
-        set(range(1, max(p.page_count for p in pages) + 1)) - requested, reverse=True
-    ):
-        requested.update(missing)
-        urls = [scraper.page_url(url, n) for n in missing]
-        cached = {u for n, u in zip(missing, urls, strict=True) if n < known}
+    with _parsers(page.page_count - known, profile) as pool:
+        while missing := sorted(
+            set(range(1, max(p.page_count for p in pages) + 1)) - requested, reverse=True
+        ):
+            requested.update(missing)
+            urls = [scraper.page_url(url, n) for n in missing]
+            cached = {u for n, u in zip(missing, urls, strict=True) if n < known}
 
-        def parse(fetched: Fetched) -> Page:
-            return _parse_fetched(fetched, fetcher, tz=tz, forum=scraper.NAME, profile=profile)[1]
+            def parse(fetched: Fetched) -> Page:
+                return _parse_fetched(
+                    fetched, fetcher, tz=tz, forum=scraper.NAME, profile=profile, pool=pool
+                )[1]
 
-        pages += fetcher.fetch_all(urls, cached=cached, then=parse)
+            pages += fetcher.fetch_all(urls, cached=cached, then=parse)
     return _assemble(url, pages, scraper)
+
+
+# From this many pages on, pages are parsed in worker processes: parsing is CPU work that
+# Python threads cannot share, and a long game thread has hundreds of pages.
+PARALLEL_FROM = 40
+
+
+@contextmanager
+def _parsers(pages: int, profile: Profile | None) -> Iterator[ProcessPoolExecutor | None]:
+    """Worker processes to parse ``pages`` pages in, when there are many and cores to spare.
+
+    The workers are forked before any fetching thread starts (fork with running
+    threads is unsafe), which is why they are all started here, at once.
+    """
+    cores = os.cpu_count() or 1
+    if pages < PARALLEL_FROM or cores < 2 or profile is not None:
+        yield None
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=min(cores, 4), mp_context=context) as pool:
+        pool.submit(int).result()  # a fork context starts every worker on the first task
+        yield pool
+
+
+def _parse_elsewhere(fetched: Fetched, tz: ZoneInfo, forum: str | None) -> tuple[str, Page]:
+    """``parse_page`` in a worker process: the scraper goes back by name."""
+    scraper, page = parse_page(fetched, tz=tz, forum=forum)
+    return scraper.NAME, page
 
 
 def read_page(
@@ -122,8 +158,10 @@ def _parse_fetched(
     tz: ZoneInfo,
     forum: str | None,
     profile: Profile | None,
+    pool: ProcessPoolExecutor | None = None,
 ) -> tuple[Scraper, Page]:
-    """Parse a fetched page; a cached page that no longer reads is fetched again.
+    """Parse a fetched page (in ``pool`` when given); a cached page that no longer reads is
+    fetched again.
 
     With a cache, what a page's bytes read as is kept too: a cached page read the same
     way before is not parsed again.
@@ -134,7 +172,11 @@ def _parse_fetched(
         return scrapers.by_name(kept[0]), kept[1]
     try:
         _check_complete(fetched)
-        scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile)
+        if pool is not None:
+            name, page = pool.submit(_parse_elsewhere, fetched, tz, forum).result()
+            scraper = scrapers.by_name(name)
+        else:
+            scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile)
     except KillmodError:
         if not fetched.cached:
             raise

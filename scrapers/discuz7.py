@@ -37,6 +37,7 @@ from scrapers.base import (
     drop,
     edit_notice_line,
     element_text,
+    named_pids,
     require_after_posts,
     require_agreement,
     require_end,
@@ -53,7 +54,7 @@ _UID = re.compile(r"uid[=-](\d+)")
 _POST_ID = re.compile(r"post_(\d+)$")
 # Every part of a post names its pid: a damaged container still leaves the others.
 _POST_PARTS = re.compile(
-    r'\bid="(?:post_|pid|userinfo|postnum|authicon|authorposton|postmessage_|post_rate_div_)'
+    r'id="(?:post_|pid|userinfo|postnum|authicon|authorposton|postmessage_|post_rate_div_)'
     r'(\d+)"'
 )
 _NUMBER = re.compile(r"\d+")
@@ -104,7 +105,7 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     if not containers:
         raise no_posts(root, "页面里没有帖子列表（页面不完整，或不是 Discuz! 7.2 的帖子页）")
     require_end(html)
-    require_named_posts([pid for pid, _ in containers], map(int, _POST_PARTS.findall(html)))
+    require_named_posts([pid for pid, _ in containers], named_pids(_POST_PARTS, html))
     require_not_nested([div for _, div in containers])
     after = root.xpath('//div[@id="postlistreply" or @id="footer"]')
     require_after_posts(bool(after), "页脚")

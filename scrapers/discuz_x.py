@@ -24,6 +24,7 @@ from scrapers.base import (
     drop,
     edit_notice_line,
     element_text,
+    named_pids,
     require_after_posts,
     require_agreement,
     require_end,
@@ -41,7 +42,7 @@ _PAGE_COUNT = re.compile(r"(\d+)")
 _POST_ID = re.compile(r"post_(\d+)$")
 # Every part of a post names its pid: a damaged container still leaves the others.
 _POST_PARTS = re.compile(
-    r'\bid="(?:post_|pid|favatar|postnum|authicon|authorposton|postmessage_|comment_'
+    r'id="(?:post_|pid|favatar|postnum|authicon|authorposton|postmessage_|comment_'
     r'|post_rate_div_|_postposition)(\d+)"'
 )
 # Discuz X lets a board name its first floors instead of numbering them.
@@ -109,7 +110,7 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     ]
     if not containers:
         raise ScrapeError("页面里没有帖子列表（页面不完整，或不是 Discuz! X 的帖子页）")
-    require_named_posts([pid for pid, _ in containers], map(int, _POST_PARTS.findall(html)))
+    require_named_posts([pid for pid, _ in containers], named_pids(_POST_PARTS, html))
     require_not_nested([div for _, div in containers])
     clock = board_clock(html) or fetched_at
     posts = tuple(

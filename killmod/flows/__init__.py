@@ -7,17 +7,25 @@ flow; the use cases call the flow and never branch on the name. See
 
 from __future__ import annotations
 
+import importlib
+
 from killmod.errors import BadInput
 from killmod.flows.base import Flow
-from killmod.flows.pointing import R10Flow, R20Flow, VariantFlow
-from killmod.flows.r12 import R12Flow
-from killmod.flows.v4 import V4Flow
-from killmod.flows.x import XFlow
-from killmod.rules import variants as variant_rules
 
-FLOWS: dict[str, type[Flow]] = {
-    flow.rules.NAME: flow for flow in (R12Flow, V4Flow, XFlow, R10Flow, R20Flow)
+# Each set's flow class, imported when a game asks for it (with its rule module).
+FLOWS: dict[str, str] = {
+    "1.2": "killmod.flows.r12:R12Flow",
+    "v4": "killmod.flows.v4:V4Flow",
+    "x": "killmod.flows.x:XFlow",
+    "1.0": "killmod.flows.pointing:R10Flow",
+    "2.0": "killmod.flows.pointing:R20Flow",
 }
+VARIANTS = "killmod.flows.pointing:VariantFlow"
+
+
+def _flow_class(path: str) -> type[Flow]:
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def flow_for(rules: str, variants: tuple[str, ...] = (), code: str | None = None) -> Flow:
@@ -25,7 +33,10 @@ def flow_for(rules: str, variants: tuple[str, ...] = (), code: str | None = None
     if rules not in FLOWS:
         raise BadInput(f"未知的规则「{rules}」。可用：{'、'.join(FLOWS)}")
     if variants:
-        if rules != VariantFlow.rules.NAME:
-            raise BadInput(f"花样玩法只用于 {VariantFlow.rules.NAME} 规则，不是 {rules} 规则。")
-        return VariantFlow(variant_rules.check_variants(variants), code)
-    return FLOWS[rules](variants, code)
+        variant_flow = _flow_class(VARIANTS)
+        if rules != variant_flow.rules.NAME:
+            raise BadInput(f"花样玩法只用于 {variant_flow.rules.NAME} 规则，不是 {rules} 规则。")
+        from killmod.rules.variants import check_variants
+
+        return variant_flow(check_variants(variants), code)
+    return _flow_class(FLOWS[rules])(variants, code)

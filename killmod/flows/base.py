@@ -13,12 +13,15 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from killmod.errors import BadInput
 from killmod.model import DayStep, GameOver, Outcome, Player, Stage
-from killmod.rules.r10 import KILLER, KnifeCount
-from killmod.rules.variants import Notice
+from killmod.rules.policy import KILLER
+
+if TYPE_CHECKING:  # the rule modules load with their flows, not with every command
+    from killmod.rules.r10 import KnifeCount
+    from killmod.rules.variants import Notice
 from killmod.store import Event
 
 # The night options that name one seat (``check`` and ``guard`` hold several).

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
 from killmod.errors import BadInput
-from killmod.rules import r10, r12, r20, v4, x
 
-RULE_SETS: dict[str, ModuleType] = {module.NAME: module for module in (r12, v4, x, r10, r20)}
+# Each set's module, imported when a game asks for it: a command loads one set, not five.
+RULE_SETS: dict[str, str] = {
+    "1.2": "killmod.rules.r12",
+    "v4": "killmod.rules.v4",
+    "x": "killmod.rules.x",
+    "1.0": "killmod.rules.r10",
+    "2.0": "killmod.rules.r20",
+}
 
 
 def announced_camp(rules: ModuleType, role: str | None) -> str | None:
@@ -17,7 +24,6 @@ def announced_camp(rules: ModuleType, role: str | None) -> str | None:
 
 def rule_set(name: str) -> ModuleType:
     """The module of the rule set called ``name``."""
-    try:
-        return RULE_SETS[name]
-    except KeyError:
-        raise BadInput(f"未知的规则「{name}」。可用：{'、'.join(RULE_SETS)}") from None
+    if name not in RULE_SETS:
+        raise BadInput(f"未知的规则「{name}」。可用：{'、'.join(RULE_SETS)}")
+    return importlib.import_module(RULE_SETS[name])

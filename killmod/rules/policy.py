@@ -12,3 +12,7 @@ class TallyPolicy:
 
     non_voter: Literal["self", "none"]
     warn_non_voters: bool
+
+
+# The killers' role, named the same in every rule set.
+KILLER = "杀手"
