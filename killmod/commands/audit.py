@@ -8,7 +8,7 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import board_options, db_option, templates_option
 
 
 @click.command()
@@ -32,12 +32,7 @@ from killmod.commands.options import db_option, templates_option
 )
 @db_option
 @templates_option
-@click.option("--forum", help="指定论坛格式（默认自动识别）")
-@click.option(
-    "--profile",
-    type=click.Path(path_type=Path),
-    help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
-)
+@board_options
 @fetch_options(refresh=True)
 @user_errors
 def audit(
@@ -48,7 +43,7 @@ def audit(
     db_path: Path,
     templates: Path | None,
     forum: str | None,
-    profile: Path | None,
+    profile_path: Path | None,
     fetching,
 ) -> None:
     """犯规审计：投票帖里的违规发言、诈尸时间后出局玩家的发言、已记录的处罚。"""
@@ -63,7 +58,7 @@ def audit(
         game_thread=game_thread,
         announced=parse_announced(announced),
         forum=forum,
-        profile=profile,
+        profile=profile_path,
         fetching=fetching,
     )
     click.echo(render(f"audit.{fmt}.j2", templates, audit=found), nl=False)

@@ -8,7 +8,7 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import db_option, post_format_option, templates_option
+from killmod.commands.options import board_options, db_option, post_format_option, templates_option
 
 
 @click.command()
@@ -26,12 +26,7 @@ from killmod.commands.options import db_option, post_format_option, templates_op
 @post_format_option
 @db_option
 @templates_option
-@click.option("--forum", help="指定论坛格式（默认自动识别）")
-@click.option(
-    "--profile",
-    type=click.Path(path_type=Path),
-    help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
-)
+@board_options
 @fetch_options(refresh=True)
 @user_errors
 def lurkers(
@@ -45,7 +40,7 @@ def lurkers(
     db_path: Path,
     templates: Path | None,
     forum: str | None,
-    profile: Path | None,
+    profile_path: Path | None,
     fetching,
 ) -> None:
     """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
@@ -63,7 +58,7 @@ def lurkers(
         minimum=minimum,
         record=record,
         forum=forum,
-        profile=profile,
+        profile=profile_path,
         fetching=fetching,
     )
     click.echo(render(f"lurkers.{fmt}.j2", templates, report=report), nl=False)

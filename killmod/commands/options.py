@@ -27,3 +27,29 @@ post_format_option = click.option(
     show_default=True,
     help="输出：论坛代码或纯文本",
 )
+
+edits_option = click.option(
+    "--edits",
+    type=click.Choice(("strict", "allow")),
+    default="strict",
+    show_default=True,
+    help="编辑过的票帖：strict 不计；allow 截止前编辑的照计",
+)
+ambiguous_time_option = click.option(
+    "--ambiguous-time",
+    type=click.Choice(("count", "reject")),
+    default="count",
+    show_default=True,
+    help="只精确到分钟且与截止同一分钟的帖：照计或不计",
+)
+
+
+def board_options(command):
+    """``--forum`` and ``--profile``: how to read a board killmod would not recognise."""
+    command = click.option(
+        "--profile",
+        "profile_path",
+        type=click.Path(path_type=Path),
+        help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
+    )(command)
+    return click.option("--forum", help="指定论坛格式（默认自动识别）")(command)

@@ -9,7 +9,13 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import (
+    ambiguous_time_option,
+    board_options,
+    db_option,
+    edits_option,
+    templates_option,
+)
 
 FORMATS = ("bbcode", "text", "json", "audit")
 
@@ -44,29 +50,11 @@ FORMATS = ("bbcode", "text", "json", "audit")
     show_default=True,
     help="输出：论坛代码、纯文本、JSON 或逐帖审计",
 )
-@click.option(
-    "--edits",
-    type=click.Choice(("strict", "allow")),
-    default="strict",
-    show_default=True,
-    help="编辑过的票帖：strict 不计；allow 截止前编辑的照计",
-)
-@click.option(
-    "--ambiguous-time",
-    type=click.Choice(("count", "reject")),
-    default="count",
-    show_default=True,
-    help="只精确到分钟且与截止同一分钟的帖：照计或不计",
-)
+@edits_option
+@ambiguous_time_option
 @click.option("--rulings", type=click.Path(path_type=Path), help="法官裁定文件（按楼层的 TOML）")
 @templates_option
-@click.option("--forum", help="指定论坛格式（默认自动识别）")
-@click.option(
-    "--profile",
-    "profile_path",
-    type=click.Path(path_type=Path),
-    help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
-)
+@board_options
 @fetch_options(offline=True)
 @user_errors
 def tally(

@@ -67,6 +67,42 @@ def check_player_count(players: object, low: int, high: int, title: str) -> int:
     return players
 
 
+@dataclass(frozen=True)
+class SeatsState:
+    """Roles by seat and the dead in the order they died: the state X and 2.0 share.
+
+    A subclass names its roles by ``check_role``.
+    """
+
+    roles: Mapping[int, str]
+    deaths: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roles", dict(self.roles))
+        object.__setattr__(self, "deaths", tuple(self.deaths))
+        for seat, role in self.roles.items():
+            check_seat(seat)
+            self.check_role(role)
+        for seat in self.deaths:
+            if seat not in self.roles:
+                raise BadInput(f"没有 {seat} 号玩家。")
+        if len(set(self.deaths)) != len(self.deaths):
+            raise BadInput("死亡记录中同一座位出现了两次。")
+
+    def check_role(self, role: str) -> None:
+        """Refuse a role the rule set does not have (BadInput)."""
+        raise NotImplementedError
+
+    @property
+    def living(self) -> tuple[int, ...]:
+        """The seats still in the game."""
+        return tuple(seat for seat in sorted(self.roles) if seat not in self.deaths)
+
+    def holders(self, role: str) -> tuple[int, ...]:
+        """The living seats of ``role``."""
+        return tuple(seat for seat in self.living if self.roles[seat] == role)
+
+
 def seats_text(seats: Iterable[int]) -> str:
     """``1号、4号、7号``."""
     return "、".join(f"{seat}号" for seat in seats)

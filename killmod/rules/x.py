@@ -22,10 +22,10 @@ from killmod.model import Outcome
 from killmod.names import fold
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.r10 import (
+    SeatsState,
     Verdict,
     check_deal,
     check_player_count,
-    check_seat,
     deal_roles,
     seats_text,
 )
@@ -161,32 +161,11 @@ def feedback(seat: int, identity: str) -> PoliceFeedback:
 
 
 @dataclass(frozen=True)
-class XState:
+class XState(SeatsState):
     """An X game: roles by seat and the dead in the order they died."""
 
-    roles: Mapping[int, str]
-    deaths: tuple[int, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "roles", dict(self.roles))
-        object.__setattr__(self, "deaths", tuple(self.deaths))
-        for seat, role in self.roles.items():
-            check_seat(seat)
-            _check_role(role)
-        for seat in self.deaths:
-            if seat not in self.roles:
-                raise BadInput(f"没有 {seat} 号玩家。")
-        if len(set(self.deaths)) != len(self.deaths):
-            raise BadInput("死亡记录中同一座位出现了两次。")
-
-    @property
-    def living(self) -> tuple[int, ...]:
-        """The seats still in the game."""
-        return tuple(seat for seat in sorted(self.roles) if seat not in self.deaths)
-
-    def holders(self, role: str) -> tuple[int, ...]:
-        """The living seats of ``role``."""
-        return tuple(seat for seat in self.living if self.roles[seat] == role)
+    def check_role(self, role: str) -> None:
+        _check_role(role)
 
     @property
     def police_dealt(self) -> int:
