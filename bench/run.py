@@ -4,7 +4,8 @@
     .venv/bin/python bench/run.py [--json] [--repeat N] [--pages N]
 
 Rows:
-  (a) ``killmod tally`` of a 20-page vote thread over HTTP, process start included
+  (a) ``killmod tally`` of a 20-page vote thread over HTTP, process start included, and
+      of a 1,000-post saved thread (a folder of pages)
   (b) ``killmod lurkers`` of a 500-page game thread (5,000 posts), cold and warm
   (c) parse only: posts per second of each scraper over saved pages
   (d) peak memory (RSS) of (b) cold
@@ -114,6 +115,36 @@ def tally_20_pages(work: Path, repeat: int) -> dict:
             repeat,
         )
     return {"row": "(a) tally, 20-page vote thread", "posts": len(thread.posts), "seconds": seconds}
+
+
+def tally_saved(work: Path, posts: int, repeat: int) -> dict:
+    """``killmod tally`` of a saved thread of ``posts`` posts (a folder of pages)."""
+    thread = big_thread(posts // 10)
+    folder = work / "saved"
+    folder.mkdir(exist_ok=True)
+    for n in range(1, thread.page_count + 1):
+        (folder / f"page-{n}.html").write_bytes(render_discuz_x_page(thread, n))
+    roster = folder / "roster.toml"
+    roster.write_text(big_roster_toml(), encoding="utf-8")
+    seconds, _ = timed_process(
+        [
+            *KILLMOD,
+            "tally",
+            str(folder),
+            "--roster",
+            str(roster),
+            "--deadline",
+            "22:00",
+            "--format",
+            "json",
+        ],
+        repeat,
+    )
+    return {
+        "row": f"(a) tally, {len(thread.posts)}-post saved thread",
+        "posts": len(thread.posts),
+        "seconds": seconds,
+    }
 
 
 def lurkers_500_pages(work: Path, pages: int, repeat: int) -> list[dict]:
@@ -272,7 +303,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        rows = [help_start(args.repeat), tally_20_pages(work, args.repeat)]
+        rows = [
+            help_start(args.repeat),
+            tally_20_pages(work, args.repeat),
+            tally_saved(work, 1000, args.repeat),
+        ]
         rows += lurkers_500_pages(work, args.pages, args.repeat)
         rows += parse_rates(args.repeat)
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
