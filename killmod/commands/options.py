@@ -53,3 +53,30 @@ def board_options(command):
         help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
     )(command)
     return click.option("--forum", help="指定论坛格式（默认自动识别）")(command)
+
+
+def vote_thread_options(command):
+    """The vote thread, its deadline, and whose seats count (a roster or the game file)."""
+    for option in reversed(
+        (
+            click.argument("source"),
+            click.option(
+                "--deadline", required=True, help="截止时间：2014-12-09 22:00、22:00、今晚22点……"
+            ),
+            click.option(
+                "--roster",
+                "roster_path",
+                type=click.Path(path_type=Path),
+                help="名单 TOML 文件（不用游戏文件时）",
+            ),
+            db_option,
+            click.option(
+                "--round",
+                "round_no",
+                type=click.IntRange(min=1),
+                help="第几轮（默认：游戏文件的下一轮，或 1）",
+            ),
+        )
+    ):
+        command = option(command)
+    return command

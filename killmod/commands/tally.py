@@ -12,27 +12,16 @@ from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
     board_options,
-    db_option,
     edits_option,
     templates_option,
+    vote_thread_options,
 )
 
 FORMATS = ("bbcode", "text", "json", "audit")
 
 
 @click.command()
-@click.argument("source")
-@click.option("--deadline", required=True, help="截止时间：2014-12-09 22:00、22:00、今晚22点……")
-@click.option(
-    "--roster",
-    "roster_path",
-    type=click.Path(path_type=Path),
-    help="名单 TOML 文件（不用游戏文件时）",
-)
-@db_option
-@click.option(
-    "--round", "round_no", type=click.IntRange(min=1), help="第几轮（默认：游戏文件的下一轮，或 1）"
-)
+@vote_thread_options
 @click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
 @click.option(
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的一轮（旧记录保留）"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from datetime import UTC, datetime
-from pathlib import Path
 from time import sleep
 
 import click
@@ -14,9 +13,9 @@ from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
     board_options,
-    db_option,
     edits_option,
     templates_option,
+    vote_thread_options,
 )
 
 
@@ -26,18 +25,7 @@ def now() -> datetime:
 
 
 @click.command()
-@click.argument("source")
-@click.option("--deadline", required=True, help="截止时间：2014-12-09 22:00、22:00、今晚22点……")
-@click.option(
-    "--roster",
-    "roster_path",
-    type=click.Path(path_type=Path),
-    help="名单 TOML 文件（不用游戏文件时）",
-)
-@db_option
-@click.option(
-    "--round", "round_no", type=click.IntRange(min=1), help="第几轮（默认：游戏文件的下一轮，或 1）"
-)
+@vote_thread_options
 @click.option(
     "--every",
     type=click.FloatRange(min=1),
