@@ -1,14 +1,13 @@
-"""Fetched pages kept on disk, one file per URL, with the time they were fetched.
+"""Fetched pages kept on disk, one file per URL, with what was read from them.
 
-Each page is two files named by the SHA-256 of its URL: ``HASH.html`` (the bytes as the
-board sent them) and ``HASH.json`` (``url``, ``fetched_at``, ``header_charset``).  Both are
-written to a temporary file and moved into place (``os.replace``), the JSON last: a page
-is in the cache once its JSON is, so a reader never sees half a page.
+Each page is one file named by the SHA-256 of its URL, ``HASH.page``: a first line of
+JSON (``url``, ``fetched_at``, ``header_charset`` and, once the page has been parsed,
+``parsed``: by which scraper, in which time zone, and the posts it read), then the bytes
+as the board sent them.  The file is written to a temporary file and moved into place
+(``os.replace``): a reader never sees half a page.
 
-A third file, ``HASH.posts`` (JSON), keeps what a scraper read from those bytes: a warm
-read of a long game thread then parses only the pages that changed.  It names the
-bytes' SHA-256 and the way they were read (scraper and time zone), and counts only
-for exactly those.
+A warm read of a long game thread takes the unchanged pages' posts from the first lines
+alone, and parses only the pages that changed.
 """
 
 from __future__ import annotations
@@ -39,6 +38,15 @@ class Fetched:
     cached: bool = False
 
 
+@dataclass(frozen=True)
+class ParsedPage:
+    """A page as the scraper ``scraper`` parsed it in the time zone ``tz`` (its key)."""
+
+    scraper: str
+    tz: str
+    page: Page
+
+
 def default_cache_dir() -> Path:
     """The user's cache directory for killmod's pages (``~/.cache/killmod/pages`` on Linux)."""
     return user_cache_path("killmod") / "pages"
@@ -52,63 +60,65 @@ class PageCache:
 
     def get(self, url: str) -> Fetched | None:
         """The cached page at ``url``, or None when it is not cached (or unreadable)."""
-        body_path, meta_path = self._paths(url)
         try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            body = body_path.read_bytes()
-        except (OSError, ValueError):
+            with self._path(url).open("rb") as file:
+                meta = _meta(file.readline(), url)
+                body = file.read()
+        except OSError:
             return None
-        if meta.get("url") != url:
+        if meta is None:
             return None
         fetched_at = datetime.fromisoformat(meta["fetched_at"])
         return Fetched(url, body, meta.get("header_charset"), fetched_at, cached=True)
 
-    def put(self, page: Fetched) -> None:
-        """Keep ``page``, replacing what was kept for its URL."""
-        body_path, meta_path = self._paths(page.url)
-        meta = {
+    def get_parsed(self, url: str, tz: str) -> ParsedPage | None:
+        """The cached page at ``url`` as parsed in the time zone ``tz``; its bytes are not
+        read."""
+        try:
+            with self._path(url).open("rb") as file:
+                meta = _meta(file.readline(), url)
+        except OSError:
+            return None
+        kept = meta.get("parsed") if meta else None
+        if not isinstance(kept, dict) or kept.get("tz") != tz:
+            return None
+        try:
+            return ParsedPage(kept["scraper"], tz, _page_from_json(kept["page"]))
+        except (KeyError, TypeError, ValueError):  # another killmod's: parse afresh
+            return None
+
+    def put(self, page: Fetched, parsed: ParsedPage | None = None) -> None:
+        """Keep ``page`` (and what it was parsed into), replacing what was kept for its URL."""
+        meta: dict = {
             "url": page.url,
             "fetched_at": page.fetched_at.isoformat(),
             "header_charset": page.header_charset,
         }
+        if parsed is not None:
+            meta["parsed"] = {
+                "scraper": parsed.scraper,
+                "tz": parsed.tz,
+                "page": _page_json(parsed.page),
+            }
+        line = json.dumps(meta, ensure_ascii=False).encode("utf-8") + b"\n"
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            _write_atomically(body_path, page.body)
-            _write_atomically(meta_path, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
+            _write_atomically(self._path(page.url), line + page.body)
         except OSError as error:
             raise BadInput(f"无法写入缓存文件夹：{self.root}（{error.strerror}）") from None
 
-    def get_page(self, page: Fetched, reading: str) -> tuple[str, Page] | None:
-        """The scraper's name and what it read from ``page``'s bytes the same way before."""
-        try:
-            kept = json.loads(self._parsed_path(page.url).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if kept.get("sha256") != _digest(page.body) or kept.get("reading") != reading:
-            return None
-        return kept["scraper"], _page_from_json(kept["page"])
+    def _path(self, url: str) -> Path:
+        return self.root / f"{hashlib.sha256(url.encode('utf-8')).hexdigest()}.page"
 
-    def put_page(self, page: Fetched, reading: str, scraper: str, parsed: Page) -> None:
-        """Keep what ``scraper`` read from ``page``'s bytes, asked the ``reading`` way."""
-        kept = {
-            "sha256": _digest(page.body),
-            "reading": reading,
-            "scraper": scraper,
-            "page": _page_json(parsed),
-        }
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            data = json.dumps(kept, ensure_ascii=False).encode("utf-8")
-            _write_atomically(self._parsed_path(page.url), data)
-        except OSError as error:
-            raise BadInput(f"无法写入缓存文件夹：{self.root}（{error.strerror}）") from None
 
-    def _parsed_path(self, url: str) -> Path:
-        return self.root / f"{hashlib.sha256(url.encode('utf-8')).hexdigest()}.posts"
-
-    def _paths(self, url: str) -> tuple[Path, Path]:
-        name = hashlib.sha256(url.encode("utf-8")).hexdigest()
-        return self.root / f"{name}.html", self.root / f"{name}.json"
+def _meta(line: bytes, url: str) -> dict | None:
+    """The first line's JSON, when it is the page of ``url``."""
+    try:
+        meta = json.loads(line)
+        datetime.fromisoformat(meta["fetched_at"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return meta if meta.get("url") == url else None
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -123,23 +133,23 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-def _digest(body: bytes) -> str:
-    return hashlib.sha256(body).hexdigest()
-
-
-_TIMES = ("posted_at", "edited_at")
+_FIELDS = list(Post.__dataclass_fields__)
+_TIMES = [_FIELDS.index("posted_at"), _FIELDS.index("edited_at")]
+_QUOTES = _FIELDS.index("quotes")
 
 
 def _page_json(page: Page) -> dict:
-    posts = []
+    """A page as JSON: its posts as rows of their fields, in the order ``fields`` names."""
+    rows = []
     for post in page.posts:
-        row = {name: getattr(post, name) for name in Post.__dataclass_fields__}
-        for name in _TIMES:
-            row[name] = row[name].isoformat() if row[name] else None
-        row["quotes"] = list(post.quotes)
-        posts.append(row)
+        row = [getattr(post, name) for name in _FIELDS]
+        for index in _TIMES:
+            row[index] = row[index].isoformat() if row[index] else None
+        row[_QUOTES] = list(row[_QUOTES])
+        rows.append(row)
     return {
-        "posts": posts,
+        "fields": _FIELDS,
+        "posts": rows,
         "page_no": page.page_no,
         "page_count": page.page_count,
         "title": page.title,
@@ -147,10 +157,12 @@ def _page_json(page: Page) -> dict:
 
 
 def _page_from_json(kept: dict) -> Page:
+    if kept["fields"] != _FIELDS:
+        raise ValueError("posts kept with other fields")
     posts = []
     for row in kept["posts"]:
-        for name in _TIMES:
-            row[name] = datetime.fromisoformat(row[name]) if row[name] else None
-        row["quotes"] = tuple(row["quotes"])
-        posts.append(Post(**row))
+        for index in _TIMES:
+            row[index] = datetime.fromisoformat(row[index]) if row[index] else None
+        row[_QUOTES] = tuple(row[_QUOTES])
+        posts.append(Post(*row))
     return Page(tuple(posts), kept["page_no"], kept["page_count"], kept["title"])

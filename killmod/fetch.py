@@ -3,8 +3,9 @@
 A ``Fetcher`` holds one ``requests`` session (a real User-Agent, the judge's cookies,
 urllib3's ``Retry``: exponential backoff on connection errors, read timeouts, 429 and 5xx,
 honouring ``Retry-After``), a pacer that spaces request starts to the same host, and the
-page cache.  Pages are fetched at most ``jobs`` at once, in the order given, with a
-progress line on stderr when it is a terminal.  Every failure is a ``TallyFailed`` naming
+page cache it answers from when allowed (``killmod.pages`` keeps what it parses there).
+Pages are fetched at most ``jobs`` at once, in the order given, with a progress line on
+stderr when it is a terminal.  Every failure is a ``TallyFailed`` naming
 the page; cookie values never appear in any message.
 """
 
@@ -163,11 +164,15 @@ class HostPacer:
         self._next: dict[str, float] = {}
         self._lock = threading.Lock()
 
+    def waits_for(self, url: str) -> bool:
+        """Whether requests to ``url``'s host are spaced at all."""
+        return self.interval > 0 and not _is_loopback(urlsplit(url).hostname or "")
+
     def wait(self, url: str) -> None:
         """Wait until a request to ``url``'s host may start (slots are handed out in order)."""
-        host = urlsplit(url).hostname or ""
-        if _is_loopback(host):
+        if not self.waits_for(url):
             return
+        host = urlsplit(url).hostname or ""
         with self._lock:
             now = self._clock()
             start = max(now, self._next.get(host, now))
@@ -280,19 +285,22 @@ class Fetcher:
                     future.cancel()
                 raise
 
+    def may_answer_from_cache(self, cached: bool) -> bool:
+        """Whether the cache may answer for a page (``cached``: the caller allows it)."""
+        return (
+            self.cache is not None
+            and (self.options.offline or cached)
+            and not (self.options.refresh)
+        )
+
     def _kept(self, url: str, cached: bool) -> Fetched | None:
         """The cached page, when the cache may answer for ``url``."""
-        if self.cache is None or not (self.options.offline or cached) or self.options.refresh:
-            return None
-        return self.cache.get(url)
+        return self.cache.get(url) if self.may_answer_from_cache(cached) else None
 
     def _fresh(self, url: str) -> Fetched:
         if self.options.offline:
             raise TallyFailed(f"离线模式：缓存里没有这一页：{url}")
-        page = self._download(url)
-        if self.cache is not None:
-            self.cache.put(page)
-        return page
+        return self._download(url)
 
     def _download(self, url: str) -> Fetched:
         """GET one page; any failure is a TallyFailed naming the page and why."""

@@ -26,7 +26,8 @@ from killmod.errors import KillmodError
 from killmod.fetch import Fetcher
 from killmod.model import Post
 from killmod.names import fold
-from killmod.thread import Thread, read_page
+from killmod.pages import read_page
+from killmod.thread import Thread
 from scrapers import discuz_x_archiver
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ four kinds of mutation, each at one random place:
 ``encoding``     the page's bytes and its declared charset disagree: the declaration is swapped
                  for another charset, or the text is re-encoded in another one.
 
-and read again the way ``killmod`` reads a page (``killmod.thread.parse_page``).  What a
+and read again the way ``killmod`` reads a page (``killmod.pages.parse_page``).  What a
 correct scraper does with the damaged page — the invariants checked, per kind:
 
 1. It never fails with anything but a ``KillmodError`` (a clear message, no traceback).
@@ -65,7 +65,7 @@ from pagebuilder_more import (
 from killmod.errors import KillmodError
 from killmod.fetch import Fetched
 from killmod.model import Page
-from killmod.thread import parse_page
+from killmod.pages import parse_page
 from scrapers.profile import Profile, load_profile
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")

@@ -19,10 +19,11 @@ from pagebuilder import (
     discuz_x_site,
 )
 
-from killmod.cache import Fetched, PageCache
+from killmod.cache import Fetched, PageCache, ParsedPage
 from killmod.cli import main
 from killmod.errors import TallyFailed
 from killmod.fetch import Fetcher, FetchOptions
+from killmod.model import Page
 from killmod.thread import read_thread
 
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
@@ -48,15 +49,19 @@ def read(url: str, cache: Path, *, tail: bool = False, **changes):
         return read_thread(url, tz=SHANGHAI, fetcher=fetcher, tail=tail)
 
 
-def test_a_page_is_kept_as_body_and_sidecar_written_whole(tmp_path):
+def first_line(path: Path) -> dict:
+    with path.open("rb") as file:
+        return json.loads(file.readline())
+
+
+def test_a_page_is_kept_as_one_file_written_whole(tmp_path):
     cache = PageCache(tmp_path)
     fetched_at = datetime(2019, 5, 12, 14, 10, tzinfo=UTC)
     cache.put(Fetched("http://bbs.example.com/t?page=1", b"<html>1</html>", "gbk", fetched_at))
     cache.put(Fetched("http://bbs.example.com/t?page=1", b"<html>2</html>", "gbk", fetched_at))
-    sidecars = list(tmp_path.glob("*.json"))
-    assert len(sidecars) == 1 and len(list(tmp_path.glob("*.html"))) == 1
-    assert not list(tmp_path.glob(".*"))  # no temporary file left behind
-    assert json.loads(sidecars[0].read_text(encoding="utf-8")) == {
+    files = list(tmp_path.iterdir())
+    assert [file.suffix for file in files] == [".page"]  # no temporary file left behind
+    assert first_line(files[0]) == {
         "url": "http://bbs.example.com/t?page=1",
         "fetched_at": "2019-05-12T14:10:00+00:00",
         "header_charset": "gbk",
@@ -69,6 +74,38 @@ def test_a_page_is_kept_as_body_and_sidecar_written_whole(tmp_path):
         True,
     )
     assert cache.get("http://bbs.example.com/t?page=2") is None
+
+
+def test_what_a_page_read_as_is_kept_for_the_same_way_of_reading_it(tmp_path):
+    cache = PageCache(tmp_path)
+    posts = demo_thread_read(tmp_path)
+    page_read = Page(posts[:3], 1, 4, "【投票帖】")
+    url = "http://bbs.example.com/t?page=1"
+    body = b"<html>\n\xe6\x8a\x95 5\xe5\x8f\xb7\n</html>"  # lines and UTF-8 in the body
+    fetched = Fetched(url, body, None, datetime(2019, 5, 12, 14, 10, tzinfo=UTC))
+    cache.put(fetched, ParsedPage("discuz_x", "Asia/Shanghai", page_read))
+    kept = cache.get_parsed(url, "Asia/Shanghai")
+    assert (kept.scraper, kept.page) == ("discuz_x", page_read)
+    assert cache.get_parsed(url, "Asia/Taipei") is None  # another time zone: parse again
+    assert cache.get(url).body == body
+
+
+def test_a_damaged_cache_file_is_no_answer(tmp_path):
+    cache = PageCache(tmp_path)
+    url = "http://bbs.example.com/t?page=1"
+    cache.put(Fetched(url, b"<html></html>", None, datetime(2019, 5, 12, tzinfo=UTC)))
+    (file,) = tmp_path.iterdir()
+    file.write_bytes(b'{"url": "' + url.encode() + b'", "fetched_at": "yesterday"}\n<html>')
+    assert cache.get(url) is None and cache.get_parsed(url, "Asia/Shanghai") is None
+    file.write_bytes(b"\x00\x01 not json\n<html>")
+    assert cache.get(url) is None
+
+
+def demo_thread_read(tmp_path: Path) -> tuple:
+    """The demo thread's posts as killmod reads them from a saved page."""
+    saved = tmp_path / "saved.html"
+    saved.write_bytes(discuz_x_site(demo_thread())(page(1)).body)
+    return read_thread(str(saved), tz=SHANGHAI).posts
 
 
 def test_offline_reads_the_cache_alone_after_one_fetch(serve_site, roster, tmp_path):
@@ -89,9 +126,9 @@ def test_offline_fails_naming_a_page_missing_from_the_cache(serve_site, roster, 
     base = serve_site(discuz_x_site(demo_thread()))
     read(base + VIEWTHREAD, tmp_path)
     (tmp_path / "gone").mkdir()
-    for sidecar in tmp_path.glob("*.json"):
-        if json.loads(sidecar.read_text(encoding="utf-8"))["url"].endswith("page=3"):
-            sidecar.rename(tmp_path / "gone" / sidecar.name)
+    for kept in tmp_path.glob("*.page"):
+        if first_line(kept)["url"].endswith("page=3"):
+            kept.rename(tmp_path / "gone" / kept.name)
     with pytest.raises(TallyFailed) as failure:
         read(base + VIEWTHREAD, tmp_path, offline=True)
     assert "缓存" in failure.value.message and page(3) in failure.value.message
@@ -170,4 +207,4 @@ def test_the_default_cache_is_the_user_cache_directory(serve_site, roster, tmp_p
     args = [base + VIEWTHREAD, "--roster", str(roster), "--deadline", "22:00", "--delay", "0"]
     assert CliRunner().invoke(main, ["tally", *args]).exit_code == 0
     kept = tmp_path / "xdg" / "killmod" / "pages"
-    assert len(list(kept.glob("*.json"))) == 5  # the first page, then pages 4 to 1
+    assert len(list(kept.glob("*.page"))) == 5  # the first page, then pages 4 to 1
