@@ -39,7 +39,7 @@ NAME = "discuz_x"
 _REWRITE = re.compile(r"thread-(\d+)-(\d+)-(\d+)\.html")
 _UID = re.compile(r"uid[=-](\d+)")
 _PAGE_COUNT = re.compile(r"(\d+)")
-_POST_ID = re.compile(r"post_(\d+)$")
+_CONTAINER_ID = re.compile(r'id="post_(\d+)"')
 # Every part of a post names its pid: a damaged container still leaves the others.
 _POST_PARTS = re.compile(
     r'id="(?:post_|pid|favatar|postnum|authicon|authorposton|postmessage_|comment_'
@@ -103,11 +103,7 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     require_after_posts(
         _by_id(root, "postlistreply") is not None or _by_id(root, "ft") is not None, "页脚"
     )
-    containers = [
-        (int(match.group(1)), div)
-        for div in _post_divs(root)
-        if (match := _POST_ID.match(div.get("id", "")))
-    ]
+    containers = _post_divs(root, html)
     if not containers:
         raise ScrapeError("页面里没有帖子列表（页面不完整，或不是 Discuz! X 的帖子页）")
     require_named_posts([pid for pid, _ in containers], named_pids(_POST_PARTS, html))
@@ -124,6 +120,8 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
 
 _ID = etree.XPath("id($name)")
 _OUTSIDE_POSTS = '[not(ancestor::div[@id="postlist"])]'
+# The page bars before and after the post list, whose ~1,500 elements are not walked.
+_BARS_AROUND = etree.XPath('preceding::div[@class="pg"] | following::div[@class="pg"]')
 
 
 def _by_id(root, name: str):
@@ -131,8 +129,19 @@ def _by_id(root, name: str):
     return found[0] if found else None
 
 
-def _post_divs(root) -> list:
-    return root.xpath('//div[starts-with(@id, "post_")]')
+def _post_divs(root, html: str) -> list[tuple[int, object]]:
+    """(pid, div#post_PID) of each post container the page names, in page order.
+
+    Found through the id table, not by walking the page's ~1,500 elements: a container
+    whose ``id`` is damaged is missed here, and the page then fails on the parts that
+    still name its pid (``require_named_posts``).
+    """
+    containers = []
+    for pid in dict.fromkeys(named_pids(_CONTAINER_ID, html)):
+        div = _by_id(root, f"post_{pid}")
+        if div is not None and div.tag == "div":
+            containers.append((pid, div))
+    return containers
 
 
 def _read_post(root, pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Post | None:
@@ -218,7 +227,8 @@ def _pagination(root) -> tuple[int, int]:
     A thread of one page has no bar; a "下一页" button without a bar is a damaged page.
     Page bars inside the post list (a post's 点评 have their own) are not the thread's.
     """
-    bars = root.xpath(f'//div[@class="pg"]{_OUTSIDE_POSTS}')
+    postlist = _by_id(root, "postlist")
+    bars = _BARS_AROUND(postlist) if postlist is not None else root.xpath('//div[@class="pg"]')
     if not bars:
         if root.xpath(f'//a[@class="nxt"]{_OUTSIDE_POSTS} | //div[@class="pgbtn"]'):
             raise ScrapeError("页面结构损坏：有“下一页”按钮却没有页码栏（页面可能被改动过）")

@@ -172,3 +172,19 @@ def test_a_page_cut_off_before_its_posts_is_an_error_not_a_short_thread(serve_si
     with pytest.raises(TallyFailed) as failure:
         read_thread(thread_url(serve_site(truncated)), tz=SHANGHAI)
     assert "page=2" in failure.value.message
+
+
+def test_a_page_bar_inside_a_post_is_not_the_threads(serve_site):
+    """A post's 点评 list has its own page bar: the thread's pages come from the bars
+    above and below the post list."""
+    site = discuz_x_site(demo_thread())
+
+    def with_comment_pages(path: str) -> Response:
+        answer = site(path)
+        comments = '<div class="pg"><strong>1</strong><a href="#">2</a><a href="#">9</a></div>'
+        body = answer.body.replace(b'class="cm">', b'class="cm">' + comments.encode(), 1)
+        return replace(answer, body=body)
+
+    thread = read_thread(thread_url(serve_site(with_comment_pages), page=2), tz=SHANGHAI)
+    plain = read_thread(thread_url(serve_site(site), page=2), tz=SHANGHAI)
+    assert thread.pages == 4 and thread.posts == plain.posts
