@@ -8,7 +8,6 @@ with them, so a long thread read again parses only the pages that changed.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -21,10 +20,8 @@ from killmod.charset import decode_html
 from killmod.errors import BadInput, KillmodError, TallyFailed
 from killmod.fetch import Fetcher
 from killmod.model import Page
-from scrapers.base import Scraper, tidy_text
+from scrapers.base import Scraper, has_html_end, tidy_text
 from scrapers.profile import Profile, ProfileScraper
-
-_HTML_END = re.compile(rb"</html\s*>", re.IGNORECASE)
 
 
 def read_page(
@@ -102,7 +99,7 @@ def parse_fetched(
 
 def _check_complete(fetched: Fetched) -> None:
     """A page cut off in transfer (no ``</html>``) is an error, not a short page."""
-    if not _HTML_END.search(fetched.body):
+    if not has_html_end(fetched.body):
         raise TallyFailed(f"页面不完整（没有读到页面结尾，可能传输中断）：{fetched.url}")
 
 

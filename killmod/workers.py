@@ -13,21 +13,23 @@ cannot fork (Windows), or for a short thread, pages are read in the main process
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import BrokenExecutor, Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from killmod.errors import TallyFailed
 from killmod.fetch import Fetcher, FetchOptions, Progress
 from killmod.model import Page
 from killmod.pages import parse_fetched, parse_page, saved_page
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 # From this many pages on, worker processes are worth their start.
 PARALLEL_FROM = 40
@@ -46,9 +48,14 @@ class Assignment:
 @contextmanager
 def page_workers(pages: int, jobs: int, assignment: Assignment) -> Iterator[PageWorkers | None]:
     """Up to ``jobs`` workers for ``pages`` pages, or None when they are not worth it."""
-    cores = os.cpu_count() or 1
-    can_fork = "fork" in multiprocessing.get_all_start_methods()
-    if pages < PARALLEL_FROM or jobs < 2 or cores < 2 or not can_fork:
+    if pages < PARALLEL_FROM or jobs < 2 or (os.cpu_count() or 1) < 2:
+        yield None
+        return
+    # multiprocessing is imported only here: most reads need no workers.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         yield None
         return
     pool = ProcessPoolExecutor(
@@ -87,7 +94,7 @@ def _gather(futures: list[Future], progress: Progress) -> list[Page]:
         for future in futures:
             pages.append(future.result())
             progress.advance()
-    except BrokenProcessPool:
+    except BrokenExecutor:
         raise TallyFailed(
             "读取页面的工作进程意外退出（可能内存不足或被终止），请重试，或加 --jobs 1"
         ) from None

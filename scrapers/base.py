@@ -51,12 +51,21 @@ def document(html: str) -> lxml_html.HtmlElement:
 
 
 _HTML_END = re.compile(r"</html\s*>", re.IGNORECASE)
+_HTML_END_BYTES = re.compile(rb"</html\s*>", re.IGNORECASE)
+_END_ZONE = 16384  # characters at the end of a page where its </html> is looked for first
+
+
+def has_html_end(page: str | bytes) -> bool:
+    """Whether a page (text or bytes) has its ``</html>``: looked for near the end first,
+    where it is, rather than through the whole page."""
+    end = _HTML_END if isinstance(page, str) else _HTML_END_BYTES
+    return bool(end.search(page, max(0, len(page) - _END_ZONE)) or end.search(page))
 
 
 def require_end(html: str) -> None:
     """A page must reach its ``</html>``: a page cut off (in transfer, or saved half-loaded)
     is a ScrapeError, never a page with its last posts silently missing."""
-    if not _HTML_END.search(html):
+    if not has_html_end(html):
         raise ScrapeError("页面不完整（没有读到页面结尾 </html>，可能在传输或保存时被截断）")
 
 

@@ -55,15 +55,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
-from cssselect import HTMLTranslator, SelectorError
-from cssselect import parse as parse_css
-from cssselect.parser import CombinedSelector
 from lxml import etree
-from lxml.cssselect import CSSSelector
 
 from killmod.charset import codec_for
 from killmod.errors import BadInput
@@ -80,6 +76,9 @@ from scrapers.base import (
     require_not_nested,
     tidy_text,
 )
+
+if TYPE_CHECKING:
+    from lxml.cssselect import CSSSelector
 
 _FIELD_KEYS = frozenset({"selector", "attribute", "json", "regex"})
 _SAMPLE_TIME = datetime(2019, 5, 12, 22, 0, 5, tzinfo=UTC)
@@ -430,6 +429,10 @@ class _Reader:
         return [self.string(key, item) for item in items]
 
     def selector(self, key: str, raw: Any) -> CSSSelector:
+        # cssselect is imported only for a profile: most commands never read one.
+        from cssselect import SelectorError
+        from lxml.cssselect import CSSSelector
+
         try:
             return CSSSelector(self.string(key, raw))
         except SelectorError as error:
@@ -529,6 +532,10 @@ def _anywhere(css: str) -> etree.XPath:
     """The elements the last step of a CSS selector matches anywhere in the page
     (``#list > div.post`` → every ``div.post``): where posts may be found when the page's
     structure is damaged."""
+    from cssselect import HTMLTranslator
+    from cssselect import parse as parse_css
+    from cssselect.parser import CombinedSelector
+
     translator = HTMLTranslator()
     steps = []
     for selector in parse_css(css):
