@@ -91,19 +91,22 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     """Read one viewthread page into posts; a page that is no thread page is a ScrapeError.
 
     Relative times count back from the board's footer clock, else from ``fetched_at``.
-    Elements are found through the page's id table (``id()``), not by walking the
-    page: a page has ~1,500 elements and a judge's tally reads hundreds of pages.
+    Elements are found through the page's id table (``id()``), all in one look-up, not
+    by walking the page: a page has ~1,500 elements and a judge's tally reads hundreds
+    of pages.
     """
     root = document(html)
-    message = _by_id(root, "messagetext")
+    pids = list(dict.fromkeys(named_pids(_CONTAINER_ID, html)))
+    ids = _by_ids(root, [*_PAGE_IDS, *(f"{part}{pid}" for pid in pids for part in _POST_IDS)])
+    message = ids.get("messagetext")
     if message is not None:
         text = tidy_text(message.xpath("string(p[1])") or message.text_content())
         raise ScrapeError(f"论坛返回了提示页面：「{text}」")
     require_end(html)
-    require_after_posts(
-        _by_id(root, "postlistreply") is not None or _by_id(root, "ft") is not None, "页脚"
-    )
-    containers = _post_divs(root, html)
+    require_after_posts("postlistreply" in ids or "ft" in ids, "页脚")
+    # A container whose id is damaged is missed here; the page then fails on the parts
+    # that still name its pid (require_named_posts).
+    containers = [(pid, div) for pid in pids if _is_div(div := ids.get(f"post_{pid}"))]
     if not containers:
         raise ScrapeError("页面里没有帖子列表（页面不完整，或不是 Discuz! X 的帖子页）")
     require_named_posts([pid for pid, _ in containers], named_pids(_POST_PARTS, html))
@@ -112,52 +115,49 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     posts = tuple(
         post
         for pid, div in containers
-        if (post := _read_post(root, pid, div, tz=tz, fetched_at=clock)) is not None
+        if (post := _read_post(ids, pid, div, tz=tz, fetched_at=clock)) is not None
     )
-    page_no, page_count = _pagination(root)
-    return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
+    page_no, page_count = _pagination(root, ids.get("postlist"))
+    subject = ids.get("thread_subject")
+    title = tidy_text(subject.text_content()) if subject is not None else None
+    return Page(posts=posts, page_no=page_no, page_count=page_count, title=title)
 
 
-_ID = etree.XPath("id($name)")
+# The ids the page is read by: its own, and each post's (suffixed with the pid).
+_PAGE_IDS = ("messagetext", "postlistreply", "ft", "postlist", "thread_subject")
+_POST_IDS = ("post_", "authorposton", "favatar", "postmessage_", "postnum")
+_ID = etree.XPath("id($names)")
 _OUTSIDE_POSTS = '[not(ancestor::div[@id="postlist"])]'
 # The page bars before and after the post list, whose ~1,500 elements are not walked.
 _BARS_AROUND = etree.XPath('preceding::div[@class="pg"] | following::div[@class="pg"]')
 
 
-def _by_id(root, name: str):
-    found = _ID(root, name=name)
-    return found[0] if found else None
+def _is_div(element) -> bool:
+    return element is not None and element.tag == "div"
 
 
-def _post_divs(root, html: str) -> list[tuple[int, object]]:
-    """(pid, div#post_PID) of each post container the page names, in page order.
-
-    Found through the id table, not by walking the page's ~1,500 elements: a container
-    whose ``id`` is damaged is missed here, and the page then fails on the parts that
-    still name its pid (``require_named_posts``).
-    """
-    containers = []
-    for pid in dict.fromkeys(named_pids(_CONTAINER_ID, html)):
-        div = _by_id(root, f"post_{pid}")
-        if div is not None and div.tag == "div":
-            containers.append((pid, div))
-    return containers
+def _by_ids(root, names: list[str]) -> dict:
+    """The elements with these ids (the first one of an id used twice), in one look-up."""
+    found: dict = {}
+    for element in _ID(root, names=" ".join(names)):
+        found.setdefault(element.get("id"), element)
+    return found
 
 
-def _read_post(root, pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Post | None:
-    time = _by_id(root, f"authorposton{pid}")
+def _read_post(ids: dict, pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Post | None:
+    time = ids.get(f"authorposton{pid}")
     if time is None:
         if "无效楼层" in div.text_content() or "無效樓層" in div.text_content():
             return None  # a deleted post: nothing to read, its floor number stays unused
         raise ScrapeError(f"帖子 pid={pid} 没有发帖时间（页面不完整）")
     posted_at, precision = _post_time(time, tz=tz, fetched_at=fetched_at)
-    avatar = _by_id(root, f"favatar{pid}")
+    avatar = ids.get(f"favatar{pid}")
     author, uid = _author(avatar if avatar is not None else div)
-    cell = _by_id(root, f"postmessage_{pid}")
+    cell = ids.get(f"postmessage_{pid}")
     banned = cell is None and bool(_LOCKED(div))
     require_parts(f"pid={pid}", author, cell is not None or banned)
     body, quotes, edited_at = _body(cell, tz) if cell is not None else ("", (), None)
-    floor = _by_id(root, f"postnum{pid}")
+    floor = ids.get(f"postnum{pid}")
     if floor is None:
         raise ScrapeError(f"帖子 pid={pid} 没有楼层号（页面不完整或被改动过）")
     return Post(
@@ -221,13 +221,12 @@ def _body(cell, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
     return text, tuple(quotes), edited_at
 
 
-def _pagination(root) -> tuple[int, int]:
+def _pagination(root, postlist) -> tuple[int, int]:
     """(this page, pages) from the page bars above and below the posts, which must agree.
 
     A thread of one page has no bar; a "下一页" button without a bar is a damaged page.
     Page bars inside the post list (a post's 点评 have their own) are not the thread's.
     """
-    postlist = _by_id(root, "postlist")
     bars = _BARS_AROUND(postlist) if postlist is not None else root.xpath('//div[@class="pg"]')
     if not bars:
         if root.xpath(f'//a[@class="nxt"]{_OUTSIDE_POSTS} | //div[@class="pgbtn"]'):
@@ -248,8 +247,3 @@ def _page_bar(bar) -> tuple[int, int]:
         return page_no, int(found.group(1))
     numbers = [int(n) for t in bar.xpath(".//a/text()") for n in re.findall(r"\d+", t)]
     return page_no, max([page_no, *numbers])
-
-
-def _title(root) -> str | None:
-    subject = _by_id(root, "thread_subject")
-    return tidy_text(subject.text_content()) if subject is not None else None
