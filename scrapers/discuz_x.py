@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -74,17 +75,25 @@ def matches(url: str, html: str) -> bool:
 
 def page_url(url: str, n: int) -> str:
     """The URL of page ``n`` of the thread that ``url`` belongs to."""
+    before, after = _page_url_around(url)
+    return f"{before}{n}{after}"
+
+
+@lru_cache(maxsize=64)
+def _page_url_around(url: str) -> tuple[str, str]:
+    """What comes before and after the page number in the URLs of ``url``'s thread:
+    worked out once per thread, not once for each of its hundreds of pages."""
     parts = urlsplit(url)
     rewritten = _REWRITE.search(parts.path)
     if rewritten:
-        path = _REWRITE.sub(
-            f"thread-{rewritten.group(1)}-{n}-{rewritten.group(3)}.html", parts.path
-        )
-        return urlunsplit(parts._replace(path=path))
+        start, end = rewritten.span(2)
+        before = urlunsplit(parts._replace(path=parts.path[:start], query="", fragment=""))
+        after = urlunsplit(("", "", parts.path[end:], parts.query, parts.fragment))
+        return before, after
     query = parse_qs(parts.query, keep_blank_values=True)
-    kept = {k: v[0] for k, v in query.items() if k not in ("page", "extra")}
-    kept["page"] = str(n)
-    return urlunsplit(parts._replace(query=urlencode(kept)))
+    kept = urlencode({k: v[0] for k, v in query.items() if k not in ("page", "extra")})
+    before = urlunsplit(parts._replace(query=f"{kept}&page=" if kept else "page=", fragment=""))
+    return before, f"#{parts.fragment}" if parts.fragment else ""
 
 
 def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:

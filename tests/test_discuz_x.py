@@ -20,6 +20,7 @@ from pagebuilder import (
 
 from killmod.errors import TallyFailed
 from killmod.thread import read_thread
+from scrapers import discuz_x
 
 
 def thread_url(base: str, *, rewrite: bool = False, page: int = 1, tid: int = DEMO_TID) -> str:
@@ -188,3 +189,33 @@ def test_a_page_bar_inside_a_post_is_not_the_threads(serve_site):
     thread = read_thread(thread_url(serve_site(with_comment_pages), page=2), tz=SHANGHAI)
     plain = read_thread(thread_url(serve_site(site), page=2), tz=SHANGHAI)
     assert thread.pages == 4 and thread.posts == plain.posts
+
+
+@pytest.mark.parametrize(
+    ("url", "page_7"),
+    [
+        (
+            "http://x/forum.php?mod=viewthread&tid=5&page=3&extra=page%3D1",
+            "http://x/forum.php?mod=viewthread&tid=5&page=7",
+        ),
+        ("http://x/thread-5-3-1.html", "http://x/thread-5-7-1.html"),
+        (
+            "http://x/bbs/thread-5-3-1.html?from=a#pid9",
+            "http://x/bbs/thread-5-7-1.html?from=a#pid9",
+        ),
+        (
+            "http://x/forum.php?mod=viewthread&tid=77",
+            "http://x/forum.php?mod=viewthread&tid=77&page=7",
+        ),
+        ("http://x/forum.php?page=2#x", "http://x/forum.php?page=7#x"),
+    ],
+)
+def test_page_urls_keep_the_threads_url_scheme(url, page_7):
+    assert discuz_x.page_url(url, 7) == page_7
+
+
+def test_page_urls_of_two_threads_do_not_mix():
+    first = discuz_x.page_url("http://x/thread-5-1-1.html", 2)
+    assert discuz_x.page_url("http://x/thread-6-1-1.html", 2) == "http://x/thread-6-2-1.html"
+    assert discuz_x.page_url("http://x/thread-5-9-1.html", 12) == "http://x/thread-5-12-1.html"
+    assert first == "http://x/thread-5-2-1.html"
