@@ -8,6 +8,7 @@ with an exit code, never as a traceback.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import sys
@@ -123,5 +124,13 @@ def main() -> None:
     """killmod：版杀法官的工具——计票、公告、审计。"""
 
 
-if __name__ == "__main__":
+def run() -> None:
+    """The ``killmod`` program.  A command lives for seconds, so Python's cyclic garbage
+    collector runs less often: at its default (a pass every 700 new objects) importing
+    the modules alone makes ~85 passes, ~40 ms of every start."""
+    gc.set_threshold(100_000, 50, 100)
     main()
+
+
+if __name__ == "__main__":
+    run()
