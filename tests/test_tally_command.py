@@ -308,3 +308,21 @@ def test_usage_errors_are_chinese_with_exit_2(args, words):
     assert result.exit_code == 2
     assert words in result.output
     assert "Traceback" not in result.output
+
+
+def test_compiled_templates_are_kept_and_an_edited_template_is_read_again(tmp_path):
+    (tmp_path / "tally.text.j2").write_text("{{ result.outcome.seat }}号出局\n", encoding="utf-8")
+    args = ("tally", *EXAMPLE, "--format", "text", "--templates", str(tmp_path))
+    assert run(*args).output == "5号出局\n"
+    kept = Path(os.environ["XDG_CACHE_HOME"]) / "killmod" / "templates"
+    assert list(kept.iterdir())  # compiled templates kept for the next command
+    (tmp_path / "tally.text.j2").write_text("出局：{{ result.outcome.seat }}号\n", encoding="utf-8")
+    assert run(*args).output == "出局：5号\n"
+
+
+def test_templates_are_compiled_when_their_cache_cannot_be_written(tmp_path, monkeypatch):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("", encoding="utf-8")  # the cache folder's place is taken by a file
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    result = run("tally", *EXAMPLE, "--format", "text")
+    assert result.exit_code == 0 and "5号" in result.output
