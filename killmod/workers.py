@@ -7,14 +7,17 @@ by one of ``jobs`` worker processes, each with its own session and the same cach
 folder; the main process hands the pages out in order and collects them.  The pages of
 a saved folder are parsed the same way.
 
-Workers are forked, so they start at once with everything imported.  Where the system
-cannot fork (Windows), or for a short thread, pages are read in the main process.
+Workers are forked, so they start at once with everything imported.  They are used on
+Linux only: Windows cannot fork, and on macOS a forked child may crash in the system
+libraries the parent loaded (why Python spawns there).  Elsewhere, and for a short
+thread, pages are read in the main process.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future
 from contextlib import contextmanager
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
 
 # From this many pages on, worker processes are worth their start.
 PARALLEL_FROM = 40
+_FORK_SAFE = sys.platform.startswith("linux")
 
 
 @dataclass(frozen=True)
@@ -48,16 +52,13 @@ class Assignment:
 @contextmanager
 def page_workers(pages: int, jobs: int, assignment: Assignment) -> Iterator[PageWorkers | None]:
     """Up to ``jobs`` workers for ``pages`` pages, or None when they are not worth it."""
-    if pages < PARALLEL_FROM or jobs < 2 or (os.cpu_count() or 1) < 2:
+    if pages < PARALLEL_FROM or jobs < 2 or (os.cpu_count() or 1) < 2 or not _FORK_SAFE:
         yield None
         return
     # multiprocessing is imported only here: most reads need no workers.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    if "fork" not in multiprocessing.get_all_start_methods():
-        yield None
-        return
     pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context("fork"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 
 import pytest
 from pagebuilder import SHANGHAI, Response, big_thread, discuz_x_site, render_discuz_x_page
@@ -21,10 +22,10 @@ from killmod.thread import read_thread
 from killmod.workers import PARALLEL_FROM
 
 PAGES = PARALLEL_FROM + 5
-# Worker processes need a second core (and fork); elsewhere pages are read in one process.
+# Worker processes need a second core and Linux; elsewhere pages are read in one process.
 needs_workers = pytest.mark.skipif(
-    (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods(),
-    reason="worker processes need two cores and fork",
+    (os.cpu_count() or 1) < 2 or not sys.platform.startswith("linux"),
+    reason="worker processes need two cores and Linux",
 )
 VIEWTHREAD = "/forum.php?mod=viewthread&tid=8001"
 
