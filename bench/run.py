@@ -81,7 +81,7 @@ def timed_process(command: list[str], repeat: int) -> tuple[float, float]:
         errors = process.stderr.read()
         _, status, usage = os.wait4(process.pid, 0)
         seconds.append(time.perf_counter() - start)
-        process.returncode = os.waitstatus_to_exitcode(status)
+        process.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait
         if process.returncode != 0:
             raise SystemExit(f"bench command failed: {' '.join(command)}\n{errors}")
         peaks.append(usage.ru_maxrss / 1024)
@@ -166,13 +166,14 @@ def lurkers_500_pages(work: Path, pages: int, repeat: int) -> list[dict]:
         window = ["--from", "2019-05-12 09:00", "--to", "2019-05-12 22:00"]
         command = [*KILLMOD, "lurkers", urls[0], *window, "--db", str(db), "--format", "text"]
         cache = work / "cache"
+        kept = cache_options(cache)
         floor = [sys.executable, str(ROOT / "bench" / "floor.py"), *urls]
         cold_times, floor_times, peak = [], [], 0.0
         for _ in range(repeat):  # taken in turns, so that both see the machine alike
             for leftover in cache.glob("**/*"):
                 if leftover.is_file():
                     leftover.unlink()
-            cold, cold_peak = timed_process([*command, *cache_options(cache)], 1)
+            cold, cold_peak = timed_process([*command, *kept], 1)
             cold_times.append(cold)
             peak = max(peak, cold_peak)
             floor_times.append(timed_process(floor, 1)[0])
@@ -183,8 +184,8 @@ def lurkers_500_pages(work: Path, pages: int, repeat: int) -> list[dict]:
                 "seconds": statistics.median(cold_times),
             }
         )
-        if cache_options(cache):
-            warm, _ = timed_process([*command, *cache_options(cache)], repeat)
+        if kept:
+            warm, _ = timed_process([*command, *kept], repeat)
             rows.append(
                 {
                     "row": f"(b) lurkers, {pages}-page game thread, warm",

@@ -166,19 +166,24 @@ class HostPacer:
 
     def waits_for(self, url: str) -> bool:
         """Whether requests to ``url``'s host are spaced at all."""
-        return self.interval > 0 and not _is_loopback(urlsplit(url).hostname or "")
+        return self._paced_host(url) is not None
 
     def wait(self, url: str) -> None:
         """Wait until a request to ``url``'s host may start (slots are handed out in order)."""
-        if not self.waits_for(url):
+        host = self._paced_host(url)
+        if host is None:
             return
-        host = urlsplit(url).hostname or ""
         with self._lock:
             now = self._clock()
             start = max(now, self._next.get(host, now))
             self._next[host] = start + self.interval
         if start > now:
             self._sleep(start - now)
+
+    def _paced_host(self, url: str) -> str | None:
+        """``url``'s host when requests to it are spaced, else None."""
+        host = urlsplit(url).hostname or ""
+        return None if self.interval <= 0 or _is_loopback(host) else host
 
 
 class Progress:
@@ -287,11 +292,8 @@ class Fetcher:
 
     def may_answer_from_cache(self, cached: bool) -> bool:
         """Whether the cache may answer for a page (``cached``: the caller allows it)."""
-        return (
-            self.cache is not None
-            and (self.options.offline or cached)
-            and not (self.options.refresh)
-        )
+        allowed = self.options.offline or cached
+        return self.cache is not None and allowed and not self.options.refresh
 
     def _kept(self, url: str, cached: bool) -> Fetched | None:
         """The cached page, when the cache may answer for ``url``."""
