@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import secrets
 from pathlib import Path
@@ -11,6 +10,7 @@ from killmod.announce import render
 from killmod.errors import BadInput
 from killmod.gamestate import flow_of
 from killmod.model import Player, Roster
+from killmod.private_files import write_private_files
 from killmod.store import Game
 
 
@@ -59,17 +59,14 @@ def _partners(player: Player, roster: Roster, teams: tuple[frozenset[str], ...])
 
 
 def write_notices(texts: dict[int, str], roster: Roster, folder: Path) -> list[Path]:
-    """One file per player in ``folder``, each readable by its owner only (0600)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for player in roster.players:
-        path = folder / f"{player.seat:02d}-{_safe(player.name)}.txt"
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(texts[player.seat])
-        os.chmod(path, 0o600)
-        written.append(path)
-    return written
+    """One new file per player in ``folder``, each readable by its owner only: all or none."""
+    return write_private_files(
+        folder,
+        {
+            f"{player.seat:02d}-{_safe(player.name)}.txt": texts[player.seat]
+            for player in roster.players
+        },
+    )
 
 
 def _safe(name: str) -> str:

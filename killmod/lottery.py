@@ -13,12 +13,10 @@ that round's tally again voids them with the rest of the old record.
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 import re
 import secrets
 from dataclasses import dataclass
-from pathlib import Path
 
 from killmod.errors import BadInput
 from killmod.gamestate import flow_of
@@ -192,15 +190,6 @@ def refuse_if_over(game: Game) -> None:
     if over:
         ended = GameOver.from_json(over[-1].data).headline
         raise BadInput(f"游戏已经结束（{ended}），不能再记录。")
-
-
-def write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path``, readable by its owner only (0600)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        file.write(text)
-    os.chmod(path, 0o600)
 
 
 def _tie(game: Game, round_no: int) -> Event:

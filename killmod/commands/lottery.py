@@ -37,7 +37,8 @@ def make(
 ) -> None:
     """为第 N 轮的平票做签：给执行斑竹的站内留言（签位，保密）和投票帖公告（承诺值）。"""
     from killmod.announce import render
-    from killmod.lottery import PREFIX, make_lottery, write_private
+    from killmod.lottery import PREFIX, make_lottery
+    from killmod.private_files import write_private
     from killmod.store import Game
 
     game = Game.open(db_path)

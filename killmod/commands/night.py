@@ -157,8 +157,8 @@ def _set_night(
 ) -> None:
     """Every other set: the public dawn post, then what is private (or a file for it)."""
     from killmod.announce import render
-    from killmod.lottery import write_private
     from killmod.nights import record_set_night
+    from killmod.private_files import write_private
 
     done = record_set_night(game, night_no, choice, replace=replace_record)
     if fmt == "json":
