@@ -99,12 +99,20 @@ def render_tally(
 
 def tally_view(result: TallyResult, rules: ModuleType) -> dict:
     """What the tally templates see: the result, names by seat, public camps only, the
-    rule set's tally policy and what the vote leads to (``day``)."""
+    rule set's tally policy and what the vote leads to (``day``).
+
+    ``listed`` are the rejected posts the announcement lists: a post with no vote
+    in it only where the rule set calls it a violation (1.2 二.5). ``zhashi_until``
+    is the end of the voted-out player's 诈尸 window where the set has one (1.2):
+    24 hours from the deadline, the vote's announcement.
+    """
     players = {player.seat: player for player in result.roster.players}
     revealed = {warning.seat for warning in result.warnings if warning.action == "out"}
     if result.outcome.kind == "eliminated":
         revealed.add(result.outcome.seat)
     camps = {seat: announced_camp(rules, players[seat].role) for seat in revealed}
+    policy = rules.TALLY_POLICY
+    zhashi = getattr(rules, "ZHASHI", None)
     history: dict[int, list] = {}
     for verdict in result.verdicts:
         if verdict.seat is not None and verdict.verdict in ("counted", "superseded"):
@@ -117,14 +125,23 @@ def tally_view(result: TallyResult, rules: ModuleType) -> dict:
         "history": history,
         "non_voters": [b for b in result.ballots if b.kind == "self"],
         "warnings": {warning.seat: warning for warning in result.warnings},
-        "policy": rules.TALLY_POLICY,
+        "policy": policy,
         "day": result.day,
         "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
+        "listed": [
+            r for r in result.rejected if r.reason != "no_vote" or r.reason in policy.violations
+        ],
+        "excused": set(result.excused),
+        "zhashi_until": (
+            result.deadline + zhashi
+            if zhashi is not None and result.outcome.kind == "eliminated"
+            else None
+        ),
     }
 
 
 def tally_json(result: TallyResult, rules: ModuleType) -> dict:
-    """The ``killmod.tally/1`` document of DESIGN §5 (plus ``verdicts``)."""
+    """The ``killmod.tally/1`` document (README, “The JSON document”), with ``verdicts``."""
     outcome: dict = {"kind": result.outcome.kind}
     if result.outcome.kind == "eliminated":
         outcome["seat"] = result.outcome.seat
@@ -217,6 +234,7 @@ def tally_json(result: TallyResult, rules: ModuleType) -> dict:
             }
             for v in result.verdicts
         ],
+        **({"excused": list(result.excused)} if result.excused else {}),
         **({"day": _day_json(result.day)} if result.day else {}),
     }
 

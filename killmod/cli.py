@@ -32,6 +32,7 @@ COMMANDS = {
     "status": "killmod.commands.status:status",
     "rules": "killmod.commands.rules:rules",
     "suicide": "killmod.commands.suicide:suicide",
+    "out": "killmod.commands.out:out",
 }
 
 

@@ -9,8 +9,9 @@ the tally counts: its stage, whom it may name, who is silenced, since when;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from typing import Any
 
 from killmod.count import Scope
@@ -23,7 +24,7 @@ from killmod.record import already_recorded, check_win
 from killmod.rules.r10 import KNIFE, PASS, KnifeCount
 from killmod.store import Game
 from killmod.times import format_iso
-from killmod.votes import BallotReader, KnifeReader
+from killmod.votes import POINT, BallotReader, KnifeReader
 
 PHASES = {"vote": "投票", "point": "指认", "knife": "动刀"}
 
@@ -34,22 +35,26 @@ class DayPlan:
 
     ``state`` is None when there is none to go on (a roster file, or a finished
     day counted again without recording): the count then says nothing of what
-    follows, except a knife phase's count.
+    follows, except a knife phase's count. ``leave`` are the recorded days of
+    leave by seat (of the seat's current holder).
     """
 
     flow: Flow
     stage: Stage
     state: Any = None
+    leave: Mapping[int, frozenset[date]] = field(default_factory=dict)
 
     def scope(self) -> Scope:
-        """Who has no ballot, whom the vote may name, and since when it runs."""
+        """Who has no ballot, whom the vote may name, since when it runs, who is on leave."""
         silenced = self.flow.silenced(self.state) if self.state is not None else frozenset()
-        return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened)
+        return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened, self.leave)
 
     def reader(self, roster: Roster) -> BallotReader | KnifeReader:
-        """The knife phase reads 动刀/过 on the defender; every other vote reads ballots."""
+        """The knife phase reads 动刀/杀/过 on the defender; the pointing reads 指认 too."""
         if self.stage.phase == "knife":
             return KnifeReader(self.stage.defender)
+        if self.stage.phase == "point":
+            return BallotReader(roster, POINT)
         return BallotReader(roster)
 
     def settle(self, result: TallyResult) -> TallyResult:
@@ -107,7 +112,20 @@ def plan_day(
             row = game.tally_record(round_no)
             raise already_recorded(f"第 {round_no} 轮的投票", row["recorded_at"] if row else None)
         return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
-    return _checked(DayPlan(current.flow, stage, current.state), phase)
+    leave = leave_days(game, current.roster)
+    return _checked(DayPlan(current.flow, stage, current.state, leave), phase)
+
+
+def leave_days(game: Game, roster: Roster) -> dict[int, frozenset[date]]:
+    """Each seat's recorded days of leave, of the player who holds the seat now."""
+    from killmod.lurkers import leaves
+
+    days: dict[int, set[date]] = {}
+    for leave in leaves(game):
+        player = roster.seat(leave.seat)
+        if player is not None and player.name == leave.name:
+            days.setdefault(leave.seat, set()).add(leave.day)
+    return {seat: frozenset(held) for seat, held in days.items()}
 
 
 def roster_plan(roster: Roster, phase: str | None) -> DayPlan:

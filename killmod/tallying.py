@@ -171,9 +171,9 @@ def _state_before_day(game, round_no: int, *, replacing: bool) -> Roster:
 def next_day(game) -> int:
     """The round whose day comes next: the last night's round, the last day's if another
     vote of it is to come, or the one after the last day."""
-    from killmod.gamestate import day_goes_on
+    from killmod.gamestate import day_goes_on, day_rounds
 
-    days = {event.round for event in game.events("day")}
+    days = day_rounds(game)
     nights = {event.round for event in game.events("night")}
     latest = max(days | nights, default=0)
     if (latest in nights and latest not in days) or day_goes_on(game, latest):

@@ -1,4 +1,4 @@
-"""Reading one post's text for one vote intent (DESIGN §5.3, rule 1.2 四 关于投票)."""
+"""Reading one post's text for one vote intent (docs/rules/1.2.md, rule 1.2 四 关于投票)."""
 
 from __future__ import annotations
 

@@ -87,9 +87,9 @@ def penalty(
     db_path: Path,
     templates: Path | None,
 ) -> None:
-    """记录座位 SEAT 的犯规，以及对立阵营选择的处罚。"""
+    """1.2：记录座位 SEAT 的犯规，以及对立阵营选择的处罚（在下一个夜晚执行）。"""
     from killmod.announce import render
-    from killmod.audit import record_penalty
+    from killmod.penalties import record_penalty
     from killmod.store import Game
 
     recorded = record_penalty(

@@ -31,8 +31,20 @@ FORMATS = ("bbcode", "text", "json")
     required=True,
     help="第几夜（1.2、X、2.0 从 1 算起；V4.0 从第零晚 0 算起）",
 )
-@click.option("--kill", type=int, help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人）")
-@click.option("--veto", type=int, help="1.2：检查官行使否决权的座位号（全局只能用一次）")
+@click.option(
+    "--kill",
+    "kills",
+    type=int,
+    multiple=True,
+    help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人；1.2 处罚增加特殊权力时可给两次）",
+)
+@click.option(
+    "--veto",
+    "vetoes",
+    type=int,
+    multiple=True,
+    help="1.2：行使否决权的座位号（检查官全局一次；处罚为好人方增加特殊权力时可多给一次）",
+)
 @click.option(
     "--check",
     "checks",
@@ -76,8 +88,8 @@ FORMATS = ("bbcode", "text", "json")
 @user_errors
 def night(
     round_no: int,
-    kill: int | None,
-    veto: int | None,
+    kills: tuple[int, ...],
+    vetoes: tuple[int, ...],
     checks: tuple[int, ...],
     butterfly: int | None,
     snipe: int | None,
@@ -101,8 +113,18 @@ def night(
     from killmod.store import Game
 
     game = Game.open(db_path)
+    if game.roster().rules == r12.NAME:
+        others = (butterfly, snipe, inject, silence, pact, possess, notices_dir)
+        if checks or guards or any(option is not None for option in others) or round_no < 1:
+            raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
+        _night_12(game, round_no, kills, vetoes, at_text, replace_record, fmt, templates)
+        return
+    if vetoes or at_text is not None:
+        raise BadInput("--veto 和 --at 只用于 1.2 规则。")
+    if len(kills) > 1:
+        raise BadInput(f"{game.roster().rules} 规则的杀手每晚只杀一人：--kill 只能给一次。")
     choice = NightChoice(
-        kill=kill,
+        kill=kills[0] if kills else None,
         check=checks,
         butterfly=butterfly,
         snipe=snipe,
@@ -112,33 +134,28 @@ def night(
         possess=possess,
         guard=parse_guards(guards),
     )
-    if game.roster().rules == r12.NAME:
-        if choice.used() - {"kill"} or notices_dir is not None or round_no < 1:
-            raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
-        _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
-        return
-    if veto is not None or at_text is not None:
-        raise BadInput("--veto 和 --at 只用于 1.2 规则。")
     _set_night(game, round_no, choice, replace_record, fmt, notices_dir, templates)
 
 
 def _night_12(
     game: Game,
     round_no: int,
-    kill: int | None,
-    veto: int | None,
+    kills: tuple[int, ...],
+    vetoes: tuple[int, ...],
     at_text: str | None,
     replace_record: bool,
     fmt: str,
     templates: Path | None,
 ) -> None:
-    """1.2: the kill and the veto, camps only, the 诈尸 window."""
+    """1.2: the kill and the veto (as the night's penalties allow), camps only, the 诈尸 window."""
     from killmod.announce import render
     from killmod.night import night_json, record_night
 
     done = record_night(
-        game, round_no, kill=kill, veto=veto, at_text=at_text, replace=replace_record
+        game, round_no, kills=kills, vetoes=vetoes, at_text=at_text, replace=replace_record
     )
+    if done.penalties:
+        click.echo(render("night.penalties.text.j2", templates, night=done), err=True, nl=False)
     if fmt == "json":
         click.echo(json.dumps(night_json(done), ensure_ascii=False, indent=1))
         return
