@@ -17,7 +17,7 @@ from typing import Any
 from killmod.count import Scope
 from killmod.errors import BadInput
 from killmod.flows.base import Flow, OutPlay
-from killmod.gamestate import flow_of, last_stage, next_stage, state_for
+from killmod.gamestate import flow_of, last_stage, next_stage, round_votes, state_for
 from killmod.lottery import refuse_if_over
 from killmod.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
 from killmod.record import already_recorded, check_win
@@ -109,11 +109,24 @@ def plan_day(
     stage = next_stage(current.flow, game, round_no, without_tally=without)
     if stage is None:
         if recording:
+            _refuse_if_decided(game, current.flow, round_no)
             row = game.tally_record(round_no)
             raise already_recorded(f"第 {round_no} 轮的投票", row["recorded_at"] if row else None)
         return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
     leave = leave_days(game, current.roster)
     return _checked(DayPlan(current.flow, stage, current.state, leave), phase)
+
+
+def _refuse_if_decided(game: Game, flow: Flow, round_no: int) -> None:
+    """A day the judge's decision took the place of the vote (X 认匪) has no vote to record."""
+    votes = round_votes(game, round_no)
+    if votes and votes[-1].kind == "out":
+        decision = votes[-1]
+        words = flow.judge_outs[decision.data["reason"]].words
+        raise BadInput(
+            f"第 {round_no} 轮的白天已由法官判定结束（{decision.seat}号{words}，不用投票出局），"
+            "没有投票要记录。"
+        )
 
 
 def leave_days(game: Game, roster: Roster) -> dict[int, frozenset[date]]:
