@@ -23,8 +23,11 @@ DAY_EVENTS = ("day", "suicide")
 
 
 def is_day_event(event: Event) -> bool:
-    """Whether ``event`` is one of a round's day: a vote, a suicide, an out that ends the day."""
-    return event.kind in DAY_EVENTS or (event.kind == "out" and event.data.get("ends_day", False))
+    """Whether ``event`` is one of a round's day: a vote, a suicide, or the judge's decision
+    that ends the day or voids its pending vote."""
+    if event.kind == "out":
+        return bool(event.data.get("ends_day") or event.data.get("restarts_day"))
+    return event.kind in DAY_EVENTS
 
 
 @dataclass(frozen=True)

@@ -9,19 +9,21 @@ game's state, what is shown (the set's reveal policy) and the posts.
 One recorded step, one transaction: the ``out`` event, the death it causes
 (none for a surrender) and the win check after it are all written, or nothing
 is. The death carries ``out_id``, the game's end too: the step is undone as a
-whole.
+whole. Decision (docs/rules/x.md, 2.0.md): a player put out while the round's
+pending vote is on him — his 动刀, or a re-vote among the tied — makes that vote
+void: the day's first vote starts again, its posts counted after ``at``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from killmod.errors import BadInput
 from killmod.flows.base import OutPlay
-from killmod.gamestate import flow_of, next_stage, state_for
+from killmod.gamestate import flow_of, next_stage, round_votes, state_for
 from killmod.lottery import refuse_if_over
-from killmod.model import GameOver
+from killmod.model import GameOver, Stage
 from killmod.record import check_win
 from killmod.store import Game
 from killmod.times import format_iso
@@ -71,18 +73,25 @@ def record_out(
             raise BadInput(f"没有 {seat} 号座位。")
         if not player.alive:
             raise BadInput(f"{seat}号 {player.name} 已出局。")
-        if rule.ends_day and next_stage(flow, game, round_no) is None:
+        pending = next_stage(flow, game, round_no)
+        if rule.ends_day and pending is None:
             raise BadInput(
                 f"第 {round_no} 轮的白天已经结束：{rule.words}不用投票出局，"
                 f"要在这一轮投票结束前记录（或记在下一轮：--round {round_no + 1}）。"
             )
+        restarts = _named_by(pending, seat) and bool(round_votes(game, round_no))
         data = {
             "reason": reason,
             "at": format_iso(at),
             "note": note,
             "surrender": rule.surrender,
             "ends_day": rule.ends_day,
-            "next": None,
+            "restarts_day": restarts and not rule.ends_day and not rule.surrender,
+            "next": (
+                replace(flow.first_stage(), opened=at).as_json()
+                if restarts and not rule.ends_day
+                else None
+            ),
         }
         if rule.surrender:
             over = flow.surrender(current.state, seat)
@@ -100,3 +109,8 @@ def record_out(
             )
             winner = check_win(game, round_no, {"out_id": out_id})
     return JudgeDecision(round_no, seat, reason, rule.words, at, note, play, winner)
+
+
+def _named_by(stage: Stage | None, seat: int) -> bool:
+    """Whether the round's pending vote is on ``seat``: his 动刀, or a re-vote among the tied."""
+    return stage is not None and (stage.defender == seat or seat in stage.candidates)

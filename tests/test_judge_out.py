@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gamefiles import (
     alive,
+    deadline,
     events,
     new_game,
     night,
@@ -123,3 +124,20 @@ def test_1_0_and_v4_have_no_judge_decisions(tmp_path):
     v4 = new_game(tmp_path / "b", "v4", dict.fromkeys(range(1, 12)))
     refused(out(v4, 1, "peeked"), "v4 规则没有由法官判出局或投降的规定")
     assert events(r10) == events(v4) == []
+
+
+def test_2_0_the_defender_put_out_voids_his_knife_and_the_pointing_starts_again(
+    tmp_path, serve_site
+):
+    """Decision: the pending 动刀 is on a player no longer in the game: the day's pointing
+    starts again, its posts counted after the decision's time."""
+    db = new_game(tmp_path, "2.0", R20_ROLES)
+    rows = point_all("20:00:00", 7, range(1, 7)) + point_all("21:30:00", 8, range(1, 7))
+    url = serve(serve_site, rows)
+    first = tally_json(db, url, "--record", deadline=deadline(1, "21:00"))
+    assert first["day"]["next"]["defender"] == 7
+    ok(out(db, 7, "removed", "--at", "2024-03-01 21:05"))
+    doc = tally_json(db, url, "--record", "--round", 1)
+    assert doc["day"]["stage"]["kind"] == "point"
+    assert doc["day"]["stage"]["opened"] == "2024-03-01T21:05:00+08:00"
+    assert doc["day"]["next"]["defender"] == 8
