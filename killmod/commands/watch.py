@@ -100,6 +100,7 @@ def watch(
                 left=left,
                 until_final=max(0, int(left + grace)),
                 every=int(every),
+                policy=rule_set(update.result.rules).TALLY_POLICY if update.result else None,
             )
             click.echo(text, nl=False)
     except KeyboardInterrupt:
