@@ -120,7 +120,7 @@ def plan_day(
 def _refuse_if_decided(game: Game, flow: Flow, round_no: int) -> None:
     """A day the judge's decision took the place of the vote (X 认匪) has no vote to record."""
     votes = round_votes(game, round_no)
-    if votes and votes[-1].kind == "out":
+    if votes and votes[-1].kind == "out" and votes[-1].data.get("ends_day"):
         decision = votes[-1]
         words = flow.judge_outs[decision.data["reason"]].words
         raise BadInput(
