@@ -60,6 +60,15 @@ ROLE_WORDS = ("杀手", "警察", "平民")
         ("不过我还是刀了", "knife"),
         ("刀 过", "ambiguous"),
         ("今天天气不错", None),
+        ("杀", "knife"),
+        ("杀！", "knife"),
+        ("举手", "knife"),
+        ("不杀", "pass"),
+        ("不举手", "pass"),
+        ("没动刀", "pass"),
+        ("我不是杀手", None),  # 杀手 is talk
+        ("杀人游戏真好玩", None),
+        ("我要自杀", None),
     ],
 )
 def test_knife_phase_posts_read_knife_or_pass(text, choice):

@@ -714,3 +714,39 @@ def test_a_kill_on_the_guarded_with_no_guard_left_kills():
     state = night(single(), kill=C2, guards={GD: C1}).state
     result = night(state, kill=C1, guards={GD: C3})
     assert (C1, "killed", CIVILIAN) in deaths(result)
+
+
+# ---------------------------------------------------------------- 守护 4, 双守护 6, the judge
+
+
+def test_rule_4_double_kill_is_the_guardian_and_the_guarded_tied_at_the_top():
+    """守护 4 “当守护人和被守护人产生双杀票数时,二者同死”: the pair, in either order, only."""
+    state = single(guards={GD: C1})
+    assert variants.double_kill(state, (C1, GD)) == (GD, C1)
+    assert variants.double_kill(state, (GD, C2)) is None  # not the one he guards
+    assert variants.double_kill(state, (GD, C1, C2)) is None  # three at the top
+    assert variants.double_kill(single(), (GD, C1)) is None  # no guard in force
+    gods = double(guards={KG: P1})  # 双守护 3: the 匪神's guard does not work on a 警察
+    assert variants.double_kill(gods, (KG, P1)) is None
+
+
+def test_double_rule_6_the_disabled_police_god_counts_as_a_civilian_in_the_win_check():
+    """双守护 6 “警方守护神身份作用转变为平民”: 细则 5B 平民全灭 is not met while he lives."""
+    out = frozenset({D1, D2, D3})
+    disabled = double(out=out, records={PG: GuardRecord(disabled=True)})
+    assert check_win(disabled) is None
+    assert check_win(double(out=out)).winner == variants.KILLER_CAMP
+
+
+def test_the_judge_puts_out_and_shows_the_card_as_a_drowning_does():
+    """鬼匪 5: the judge's out shows a 鬼匪 as 杀手; no guard saves from it."""
+    result = leave(single(guards={GD: GH}), GH, "judged", how="误睁眼，退出本轮游戏")
+    assert result.posts == ("4号误睁眼，退出本轮游戏，身份：杀手。",)
+    assert result.deaths == (Death(GH, "judged", KILLER),)
+
+
+def test_surrender_by_side_not_by_a_civilian_or_the_free_guardian():
+    assert variants.surrender(single(), PO).winner == variants.KILLER_CAMP  # 毒药 is 警方
+    assert variants.surrender(double(), KG).winner == variants.GOOD_CAMP  # 匪神 is 匪方
+    assert "不能代表一方投降" in rejected(variants.surrender, single(), GD)
+    assert "不能代表一方投降" in rejected(variants.surrender, single(), C1)
