@@ -143,7 +143,10 @@ def summary(players: int | None = None) -> list[str]:
         "平票：抽签决定出局者（killmod lottery）。",
         "身份公布：出局者只公布阵营（杀手 / 好人）。",
         "胜负：投出所有杀手，好人胜；剩余 4 人中至少有 1 名杀手，杀手胜。",
-        f"潜水：每轮发言不少于 {MIN_POSTS} 次；每人最多请假 {MAX_LEAVE_DAYS} 天。",
+        f"潜水：每轮发言不少于 {MIN_POSTS} 次；每人最多请假 {MAX_LEAVE_DAYS} 天"
+        "（请假当天不投票不警告）。",
+        "犯规：取消犯规方阵营特殊权利一轮，或为对立阵营增加特殊权力一轮（在下一个夜晚执行）。",
+        "诈尸：宣布死亡后 24 小时内，且在下一名同类死者（被杀 / 被投出局）公布之前。",
     ]
     if players is not None:
         row = table_row(players)
