@@ -13,6 +13,7 @@ for the judge) a ``PrivateView``.
 
 from __future__ import annotations
 
+import os
 from contextlib import suppress
 from datetime import datetime
 from hashlib import sha1
@@ -89,10 +90,15 @@ class _CompiledTemplates(FileSystemBytecodeCache):
 
 def _compiled_templates() -> FileSystemBytecodeCache | None:
     """Where compiled templates are kept, in killmod's cache folder: compiling a command's
-    templates takes ~40 ms of every start.  Jinja checks each against its source."""
+    templates takes ~40 ms of every start.  Jinja checks each against its source.
+
+    Compiled templates are code that runs: a folder others may write to is not used.
+    """
     folder = user_cache_path("killmod") / "templates"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if os.name != "nt" and folder.stat().st_mode & 0o022:
+            return None
     except OSError:
         return None
     return _CompiledTemplates(str(folder))
