@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -411,3 +412,129 @@ def test_a_bad_cookies_file_is_named_never_quoted(tmp_path, text):
     assert done.returncode == 2, done.stderr
     assert "cookies.txt" in done.stderr and "Traceback" not in done.stderr
     assert COOKIE not in done.stdout + done.stderr
+
+
+# --- a login in the URL ------------------------------------------------------------------
+
+PASSWORD = "pw-s3cret-9c1e"
+
+
+def with_login(base: str) -> str:
+    """The board's URL with a login in it, as a judge behind HTTP basic auth writes it."""
+    return base.replace("http://", f"http://judge:{PASSWORD}@", 1)
+
+
+def test_a_login_in_the_url_is_never_shown_cached_or_recorded(tmp_path):
+    roster = tmp_path / "roster.toml"
+    roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+    db = tmp_path / "game.db"
+    assert console("init", "--roster", roster, "--db", db, cwd=tmp_path).returncode == 0
+    site = discuz_x_site(demo_thread())
+    with board(site) as (base, _):
+        url = f"{with_login(base)}/forum.php?mod=viewthread&tid={DEMO_TID}"
+        cache = tmp_path / "cache"
+        outputs = []
+        for args in (
+            ("--format", "json"),
+            ("--format", "text"),
+            ("--format", "audit"),
+            ("--record", "--round", 1, "--db", db),
+        ):
+            roster_args = () if "--db" in args else ("--roster", roster)
+            done = console(
+                "tally", url, *roster_args, "--deadline", "22:00", "--cache", cache, *args,
+                cwd=tmp_path,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            outputs.append(done.stdout + done.stderr)
+        lurkers = console("lurkers", url, "--round", 1, "--db", db, "--cache", cache, cwd=tmp_path)
+        assert lurkers.returncode == 0, lurkers.stderr
+        outputs.append(lurkers.stdout + lurkers.stderr)
+    assert all(PASSWORD not in text for text in outputs)
+    assert "***@127.0.0.1" in outputs[0]  # the JSON's source says a login was used, not which
+    assert PASSWORD.encode() not in everything_written(cache)
+    assert PASSWORD.encode() not in everything_written(tmp_path / "cache-home")
+    assert PASSWORD.encode() not in db.read_bytes()
+    # nor is the URL with its login the cache's key: a hash of it could be tried offline
+    keys = {path.stem for path in cache.iterdir()}
+    assert hashlib.sha256(url.encode()).hexdigest() not in keys
+
+
+@pytest.mark.parametrize("failure", ["error", "unreachable", "missing"])
+def test_a_login_in_the_url_never_appears_in_an_error(tmp_path, failure):
+    roster = tmp_path / "roster.toml"
+    roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+
+    def answer(path):
+        return Response(500, {"Content-Type": "text/plain"}, b"oops")
+
+    with board(answer) as (base, _):
+        url = f"{with_login(base)}/forum.php?mod=viewthread&tid={DEMO_TID}"
+        if failure == "unreachable":
+            url = f"http://judge:{PASSWORD}@killmod-test.invalid/forum.php?mod=viewthread&tid=1"
+        extra = ("--offline",) if failure == "missing" else ()
+        done = console(
+            "tally", url, "--roster", roster, "--deadline", "22:00", "--timeout", "5", *extra,
+            cwd=tmp_path,
+        )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "错误：" in done.stderr and "Traceback" not in done.stderr
+    assert "***@" in done.stderr  # the page is still named
+    assert PASSWORD not in done.stdout + done.stderr
+
+
+# --- private files: new files only, never through a link ----------------------------------
+
+
+def test_a_planted_link_for_the_lots_is_refused_and_no_lots_are_made(tmp_path):
+    db = tmp_path / "game.db"
+    roster = tmp_path / "roster.toml"
+    roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+    ok("init", "--roster", roster, "--db", db)
+    rulings = tmp_path / "rulings.toml"
+    rulings.write_text("[19]\ntarget = 7\n", encoding="utf-8")  # a 5–7 tie
+    example = Path(__file__).resolve().parent.parent / "examples" / "day1"
+    ok(
+        "tally", example, "--deadline", DEADLINE, "--db", db, "--record", "--round", 1,
+        "--rulings", rulings,
+    )  # fmt: skip
+    folder = tmp_path / "game-private"
+    folder.mkdir(mode=0o700)
+    shared = tmp_path / "shared-board-notes.txt"
+    (folder / "round1-lottery-private.txt").symlink_to(shared)
+    done = cli("lottery", "make", "--round", 1, "--db", db)
+    assert done.exit_code == 2 and "符号链接" in done.output and done.stdout == ""
+    assert not shared.exists()
+    from killmod.store import Game
+
+    assert not Game.open(db).events("lottery")  # refused before anything was recorded
+
+
+def test_a_file_in_the_way_of_a_nights_notes_is_refused_and_the_night_not_recorded(tmp_path):
+    from gamefiles import new_game
+
+    roles = {1: "杀手", 2: "杀手", 3: "警察", 4: "警察", 5: "平民", 6: "平民", 7: "平民", 8: "平民"}
+    db = new_game(tmp_path, "x", roles)
+    folder = tmp_path / "game-private"
+    folder.mkdir(mode=0o700)
+    (folder / "night1-private.txt").write_text("last game's notes", encoding="utf-8")
+    done = cli("night", "--round", 1, "--kill", 5, "--check", 1, "--db", db)
+    assert done.exit_code == 2 and "night1-private.txt 已经存在（文件）" in done.output
+    assert (folder / "night1-private.txt").read_text("utf-8") == "last game's notes"
+    from killmod.store import Game
+
+    assert not Game.open(db).events("night")
+
+
+def test_others_may_not_read_the_private_folder_and_are_warned_if_they_can(tmp_path):
+    from gamefiles import new_game
+
+    roles = {1: "杀手", 2: "杀手", 3: "警察", 4: "警察", 5: "平民", 6: "平民", 7: "平民", 8: "平民"}
+    db = new_game(tmp_path, "x", roles)
+    done = cli("night", "--round", 1, "--kill", 5, "--check", 1, "--db", db)
+    assert done.exit_code == 0 and "其他用户也能打开" not in done.stderr
+    folder = tmp_path / "game-private"
+    assert mode(folder) == 0o700 and mode(folder / "night1-private.txt") == 0o600
+    folder.chmod(0o755)
+    done = cli("night", "--round", 2, "--kill", 6, "--check", 2, "--db", db)
+    assert done.exit_code == 0 and "其他用户也能打开（权限 0755）" in done.stderr
