@@ -308,9 +308,23 @@ def rules_view(
     )
 
 
+@dataclass(frozen=True)
+class PublicSuicide:
+    """A killer's suicide as everyone may see it: who, when, the card shown, the posts."""
+
+    round: int
+    seat: int
+    defending: bool
+    out: tuple[int, ...]
+    shown: tuple[tuple[int, str], ...]
+    posts: tuple[str, ...]
+
+
 def suicide_view(done: Suicide, roster: Roster) -> PublicView:
-    """A killer's suicide: the rule text's posts (the card shown)."""
-    return PublicView({"suicide": done, "names": names(roster)})
+    """A killer's suicide: the rule text's posts (the card shown), never the game's state."""
+    play = done.play
+    suicide = PublicSuicide(done.round, done.seat, done.defending, play.out, play.shown, play.posts)
+    return PublicView({"suicide": suicide, "names": names(roster)})
 
 
 def lurkers_view(report: LurkerReport) -> PublicView:

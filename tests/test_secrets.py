@@ -15,10 +15,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import secrets
 import stat
 import subprocess
 import sys
 import threading
+import types
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -248,7 +250,11 @@ def fixed_salt():
     import killmod.lottery
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(killmod.lottery.secrets, "token_hex", lambda n=16: "ab" * n)
+        # the lottery's own ``secrets`` only: private files name their temporary files with it
+        salts = types.SimpleNamespace(
+            token_hex=lambda n=16: "ab" * n, SystemRandom=secrets.SystemRandom
+        )
+        patch.setattr(killmod.lottery, "secrets", salts)
         yield
 
 
