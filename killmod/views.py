@@ -38,10 +38,12 @@ from killmod.redact import redact, redact_url
 if TYPE_CHECKING:
     from killmod.audit import Audit
     from killmod.days import Suicide
+    from killmod.flows.base import Check
     from killmod.lottery import Lottery, Reveal
     from killmod.lurkers import LurkerReport
     from killmod.night import Night
     from killmod.nights import SetNight
+    from killmod.rules.variants import Notice
     from killmod.status import Status
     from killmod.watch import Update
 
@@ -385,9 +387,21 @@ def lots_view(made: Lottery, roster: Roster) -> PrivateView:
     return PrivateView({"lottery": made, "names": names(roster)})
 
 
+@dataclass(frozen=True)
+class PrivateNight:
+    """A night's private part: the police's answers, the notices, the judge's resolution."""
+
+    night: int
+    checks: tuple[Check, ...]
+    notices: tuple[Notice, ...]
+    events: tuple[str, ...]
+
+
 def night_secrets_view(done: SetNight, roster: Roster) -> PrivateView:
-    """The night's private part: the police's answers, the notices, the judge's resolution."""
-    return PrivateView({"night": done, "names": names(roster)})
+    """The night's private part, for the judge to hand out (not the game's whole state)."""
+    play = done.play
+    night = PrivateNight(done.night, play.checks, play.notices, play.events)
+    return PrivateView({"night": night, "names": names(roster)})
 
 
 def tally_secrets_view(result: TallyResult) -> PrivateView:
