@@ -143,6 +143,7 @@ class Game2:
         self.posts: dict[int, list[FakePost]] = {}
         self.votes: dict[int, int] = {}
         self.pid = 100000
+        self.tie_once = False  # the next plain vote ends in a tie (lots or a re-vote)
 
     def _make(self, folder: Path) -> Twin:
         folder.mkdir(parents=True)
@@ -244,6 +245,14 @@ class Game2:
         game.close()
         lot = choose.pick(sorted(lots))
         self.run("lottery reveal", "lottery", "reveal", "--round", round_no, "--lot", lot)
+        drawn = self.twins[0].seen[-1].stdout
+        found = re.search(r"--mapping \"([^\"]+)\" --salt (\w+) --commitment (\w+)", drawn)
+        if found:
+            mapping, salt, digest = found.groups()
+            verify = ["lottery", "verify", "--round", round_no, "--mapping", mapping]
+            self.run(
+                "lottery verify", *verify, "--salt", salt, "--commitment", digest, on_file=False
+            )
 
     def suicide(self, choose: Chooser) -> None:
         killers = self.holders(*KILLER_SIDE)
@@ -296,6 +305,7 @@ class Game2:
             if choose.chance(20):
                 args += ["--veto", choose.pick(living)]
         extra = self.hidden_actions(number, roles, living, chosen, choose)
+        args += ["--format", choose.pick(["bbcode", "bbcode", "text", "json"])]
         code = self.run(f"night {number}", *args, extra_b=extra)
         if code != 0:  # a draw the rules refuse: the night with its kill only, or nothing
             self.twins_forget_last()
@@ -375,7 +385,18 @@ class Game2:
         quiet = self.quiet.get(round_no, frozenset())
         candidates = list(stage.candidates) if stage and stage.candidates else living
         favourite = choose.pick(candidates)  # most ballots go one way: days end
-        for n, seat in enumerate(voter for voter in living if choose.chance(80)):
+        if self.tie_once and stage is not None and stage.kind in ("vote", "point"):
+            self.tie_once = False
+            voters = [seat for seat in living if seat not in quiet]
+            voters = voters[: len(voters) // 2 * 2]
+            pair = (voters[0], voters[1])
+            for n, seat in enumerate(voters):
+                when = start + timedelta(minutes=1, seconds=17 * n)
+                posts.append(self.post(f"玩家{seat}", 5000 + seat, when, f"投{pair[n % 2]}号"))
+            voters = []
+        else:
+            voters = [voter for voter in living if choose.chance(80)]
+        for n, seat in enumerate(voters):
             when = start + timedelta(minutes=1, seconds=17 * n)
             if stage is not None and stage.phase == "knife":
                 body = choose.pick(["刀", "刀", "刀", "过", "顶"])
@@ -396,8 +417,15 @@ class Game2:
             recorded = twin.seen[-1]
             for dry in twin.seen[-4:-1]:
                 dry.alive, dry.roles, dry.over = recorded.alive, recorded.roles, recorded.over
-        self.run(f"lurkers {round_no}", "lurkers", thread, "--round", round_no)
-        self.run("audit", "audit")
+        lurkers = ["lurkers", thread, "--round", round_no, "--min", 2, "--record"]
+        self.run(f"lurkers {round_no}", *lurkers)
+        self.run("audit", "audit", "--format", choose.pick(["text", "bbcode"]))
+        if choose.chance(30):
+            seat = choose.pick(living)
+            day = (start + timedelta(days=1)).strftime("%Y-%m-%d")
+            self.run("leave", "leave", seat, "--day", day)
+            penalty = ["penalty", seat, "--round", round_no, "--kind", "cancel"]
+            self.run("penalty", *penalty, "--choice", "取消一轮")
 
     def post(self, author: str, uid: int, when: datetime, body: str) -> FakePost:
         self.pid += 1
