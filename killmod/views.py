@@ -73,12 +73,11 @@ class PrivateView:
 
 @dataclass(frozen=True)
 class PublicPlayer:
-    """A seat as everyone may see it: who holds it, in or out, and what was announced."""
+    """A seat as everyone may see it: who holds it, in or out (never the role)."""
 
     seat: int
     name: str
     alive: bool
-    shown: str | None = None
 
 
 @dataclass(frozen=True)
@@ -144,13 +143,9 @@ class RevealedPlayer:
     former: tuple[str, ...]
 
 
-def public_players(roster: Roster, shown: dict[int, str] | None = None) -> tuple[PublicPlayer, ...]:
-    """Every seat of ``roster`` without its role; ``shown`` the identities announced."""
-    shown = shown or {}
-    return tuple(
-        PublicPlayer(p.seat, p.name, p.alive, shown.get(p.seat) if not p.alive else None)
-        for p in roster.players
-    )
+def public_players(roster: Roster) -> tuple[PublicPlayer, ...]:
+    """Every seat of ``roster`` without its role."""
+    return tuple(PublicPlayer(p.seat, p.name, p.alive) for p in roster.players)
 
 
 def public_roster(roster: Roster) -> PublicRoster:
