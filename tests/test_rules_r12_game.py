@@ -48,13 +48,13 @@ def everyone(target: int, db, hms: str = "20:00:00", but: tuple[int, ...] = ()) 
 def test_penalty_cancel_refuses_that_camps_powers_on_the_next_night(game):
     """“取消该玩家所在阵营所有特殊权利一轮”: a killer's violation takes the next kill away."""
     ok(night(game, 1, "--kill", 5))
-    done = ok(penalty(game, 1, "cancel", "好人方选择：取消杀手方一轮杀人"))
-    assert "在第 2 轮的夜晚执行" in done
+    done = penalty(game, 1, "cancel", "好人方选择：取消杀手方一轮杀人")
+    assert done.exit_code == 0 and "在第 2 轮的夜晚执行" in done.stderr  # a note for the judge
     refused(night(game, 2, "--kill", 6), "第 2 轮夜晚杀手方的特殊权利已被取消")
     refused(night(game, 2, "--kill", 6), "第 1 轮 1号 玩家1 犯规")
     assert 6 in alive(game) and len(events(game, "night")) == 1  # nothing recorded
     quiet = night(game, 2, "--veto", 7)  # the other camp keeps its power
-    assert quiet.exit_code == 0 and "本夜执行处罚" in quiet.output
+    assert quiet.exit_code == 0 and "本夜执行处罚" in quiet.stderr
     assert 7 not in alive(game)
     ok(night(game, 3, "--kill", 8))  # “一轮”: one night only
 

@@ -201,7 +201,7 @@ def test_a_knifed_civilian_leaves_last_words():
     """3.n “当辩解者被判死亡时，此时辩解者可留遗言”."""
     out = vote_out(game(), C1)
     assert out.last_words is True
-    assert out.posts == ("7号被判死亡。辩解者可留遗言（杀手无此权利）。",)
+    assert out.posts == ("7号被判死亡。有遗言权利的辩解者请留遗言。",)
 
 
 def test_cards_the_knifed_card_is_not_shown_and_the_post_is_the_same_for_a_killer():
@@ -209,7 +209,7 @@ def test_cards_the_knifed_card_is_not_shown_and_the_post_is_the_same_for_a_kille
     the post offers 遗言 in the rule's words whatever the card, so it does not tell."""
     out = vote_out(game(), K1)
     assert out.last_words is False
-    assert out.posts == ("4号被判死亡。辩解者可留遗言（杀手无此权利）。",)
+    assert out.posts == ("4号被判死亡。有遗言权利的辩解者请留遗言。",)
     civilian = vote_out(game(), C1).posts[0]
     assert out.posts[0].replace("4号", "") == civilian.replace("7号", "")
     assert r20.REVEAL_ON_OUT is False

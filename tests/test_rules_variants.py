@@ -256,7 +256,7 @@ def test_rule_5_a_poisoned_ghost_is_not_shown_at_all():
 def test_rule_6_a_possessed_killer_is_shown_as_possessed():
     """鬼匪 6 “被附体的匪如果被票死或者被验,公布其身份特殊性——是‘被附体匪’”."""
     state = night(single(), kill=C1, possess=C2).state
-    assert vote_out(state, [C2]).posts == ("10号被票出局，身份：被附体匪。杀手没有遗言。",)
+    assert vote_out(state, [C2]).posts == ("10号被票出局，身份：被附体匪。被附体匪没有遗言。",)
     assert night(state, kill=C3, checks=(C2,)).checks[0].identity == POSSESSED
 
 

@@ -151,15 +151,15 @@ def test_the_command_prints_running_counts_then_the_announcement(serve_site, ros
     base = serve_site(board.site)
     result = cli(board, base, roster, monkeypatch)
     assert result.exit_code == 0, result.output
-    out = result.stdout
-    assert "[21:57:00] 距截止还有 3 分 0 秒" in out
-    assert "新票：26楼 小透明（16号）5号 预言家本家" in out
-    assert "[22:00:00] 已截止，1 分 0 秒后公布最终结果" in out
-    assert "当前票数：5号 预言家本家" in out
-    # the final announcement is tally's BBCode, last
+    running = result.stderr  # the running counts are the judge's: never in the post
+    assert "[21:57:00] 距截止还有 3 分 0 秒" in running
+    assert "新票：26楼 小透明（16号）5号 预言家本家" in running
+    assert "[22:00:00] 已截止，1 分 0 秒后公布最终结果" in running
+    assert "当前票数：5号 预言家本家" in running
+    # stdout is the final announcement alone: tally's BBCode
     args = [url(base), "--deadline", "22:00", "--roster", str(roster), "--delay", "0"]
     final = CliRunner().invoke(main, ["tally", *args, "--cache", str(roster.parent / "cache")])
-    assert out.endswith(final.stdout)
+    assert result.stdout == final.stdout
 
 
 def test_ctrl_c_stops_cleanly(serve_site, roster, monkeypatch):
@@ -172,8 +172,8 @@ def test_ctrl_c_stops_cleanly(serve_site, roster, monkeypatch):
     board.sleep = interrupted
     result = cli(board, base, roster, monkeypatch)
     assert result.exit_code == 130
-    assert result.stderr.strip() == "已停止"
-    assert "距截止还有" in result.stdout
+    assert result.stderr.strip().endswith("已停止")
+    assert "距截止还有" in result.stderr and result.stdout == ""
 
 
 def test_seats_can_come_from_the_game_file(serve_site, roster, monkeypatch):
@@ -188,7 +188,7 @@ def test_seats_can_come_from_the_game_file(serve_site, roster, monkeypatch):
     args = [url(base), "--deadline", "22:00", "--db", str(db), "--delay", "0"]
     result = CliRunner().invoke(main, ["watch", *args, "--cache", str(roster.parent / "c")])
     assert result.exit_code == 0, result.output
-    assert "距截止还有 1 分 0 秒" in result.stdout and "第 1 轮" in result.stdout
+    assert "距截止还有 1 分 0 秒" in result.stderr and "第 1 轮" in result.stdout
 
 
 def test_the_running_count_names_non_voters_by_the_rule_sets_policy(
@@ -197,7 +197,7 @@ def test_the_running_count_names_non_voters_by_the_rule_sets_policy(
     """Only 1.2 counts a non-voter as voting for himself (补充说明 4); under X he is not counted."""
     board = Board(at("21:59:00"))
     base = serve_site(board.site)
-    assert "未投票（截止时视为自投）" in cli(board, base, roster, monkeypatch).stdout
+    assert "未投票（截止时视为自投）" in cli(board, base, roster, monkeypatch).stderr
     x_roster = roster.parent / "x.toml"
     x_roster.write_text(
         DEMO_ROSTER_TOML.replace('rules = "1.2"', 'rules = "x"')
@@ -208,5 +208,5 @@ def test_the_running_count_names_non_voters_by_the_rule_sets_policy(
     )
     board = Board(at("21:59:00"))
     base = serve_site(board.site)
-    out = cli(board, base, x_roster, monkeypatch).stdout
-    assert "未投票（截止时不计票）" in out and "视为自投" not in out.split("[b]")[0]
+    notes = cli(board, base, x_roster, monkeypatch).stderr  # the running count is a note
+    assert "未投票（截止时不计票）" in notes and "视为自投" not in notes

@@ -46,20 +46,18 @@ def out(
     """法官判定：座位 SEAT 出局（立判出局、认匪、误睁眼、违反规则）或投降，并做胜负判定。"""
     from zoneinfo import ZoneInfo
 
-    from killmod.announce import render
+    from killmod.announce import render_game_over, render_public
     from killmod.night import announcement_time
+    from killmod.outputs import post
     from killmod.outs import record_out
     from killmod.store import Game
     from killmod.tallying import next_day
+    from killmod.views import decision_view
 
     game = Game.open(db_path)
     at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
     done = record_out(game, seat, reason, round_no=round_no or next_day(game), at=at, note=note)
     roster = game.roster()
-    names = {player.seat: player.name for player in roster.players}
-    click.echo(render(f"out.{fmt}.j2", templates, decision=done, names=names), nl=False)
+    post(render_public(f"out.{fmt}.j2", templates, decision_view(done, roster)))
     if done.winner:
-        click.echo()
-        click.echo(
-            render("gameover.bbcode.j2", templates, winner=done.winner, roster=roster), nl=False
-        )
+        post("\n" + render_game_over(done.winner, roster, templates))

@@ -237,8 +237,9 @@ class DayResult:
     posts: tuple[str, ...]
 
 
-# 3.n “此时辩解者可留遗言……（杀手无此权利）”, said to every knifed player alike.
-LAST_WORDS_LINE = "辩解者可留遗言（杀手无此权利）。"
+# 3.n “此时辩解者可留遗言……（杀手无此权利）”, said to every knifed player alike, and in
+# words that name no role: the post must not read as telling the card.
+LAST_WORDS_LINE = "有遗言权利的辩解者请留遗言。"
 
 
 def vote_out(state: R20State, seat: int) -> DayResult:
@@ -426,7 +427,8 @@ def summary(players: int | None = None) -> list[str]:
         "仍选不出则废票重指。",
         "动刀：辩解后从辩解者逆时针动刀或过，超过除辩解者以外存活人数的半数即死亡；"
         "否则从辩解者顺时针重新指认。",
-        "遗言：被动刀处死者可留遗言（杀手无此权利）；被动刀处死者不亮牌。",
+        "遗言：被动刀处死者可留遗言（杀手无此权利），公告对谁都说“有遗言权利的辩解者请留遗言”；"
+        "被动刀处死者不亮牌。",
         "夜晚：杀手暗杀一人（意见不一取多数）；警察验一人，裁判以手势告知身份；"
         "死去的杀手、警察仍可参与夜晚的暗杀和验人。",
         "天亮：宣布被杀者并翻牌，被杀者没有遗言。",

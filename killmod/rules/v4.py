@@ -40,6 +40,9 @@ TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
 REVEAL_ON_OUT = False
 # No rule of V4.0 lets the judge put a player out or end the game (``killmod out``).
 JUDGE_OUTS: dict[str, JudgeOut] = {}
+# 【沉默】: a 癫狂 player's ballot is not counted (``counts_vote``); the rule text never
+# says the judge announces it, so the count says “未计票” and never whose or why.
+SILENCES_VOTERS = True
 
 # 胜负判定〖平民阵营〗: the top 2 bits of the version code's prefix pick one.
 LOSE_CONDITIONS = {

@@ -741,7 +741,7 @@ class DayResult:
 
 def _last_words(death: Death) -> str:
     """2.0 n) “辩解者可留遗言……（杀手无此权利）”: the card is shown, so the line follows it."""
-    return "杀手没有遗言。" if death.shown in (KILLER, POSSESSED) else "请留遗言。"
+    return f"{death.shown}没有遗言。" if death.shown in (KILLER, POSSESSED) else "请留遗言。"
 
 
 def vote_out(state: VariantState, seats: Iterable[int]) -> DayResult:
