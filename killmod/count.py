@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Literal
 
 from killmod.model import (
+    PRECISION_SPAN,
     Ballot,
     Change,
     Count,
@@ -238,10 +239,11 @@ def _reading(
 
 
 def _timing(moment: datetime, precision: str, deadline: datetime) -> str:
-    """``ok``, ``late`` or ``ambiguous`` (a minute-precision time in the deadline's minute)."""
+    """``ok``, ``late`` or ``ambiguous`` (a time known only to the minute, or coarser, whose
+    span holds the deadline: a minute-precision time in the deadline's minute)."""
     if moment > deadline:
         return "late"
-    if precision == "minute" and moment + MINUTE > deadline:
+    if moment + PRECISION_SPAN[precision] > deadline:
         return "ambiguous"
     return "ok"
 

@@ -29,10 +29,12 @@ from lxml import html as lxml_html
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
+    Address,
     ScrapeError,
     document,
     drop,
     element_text,
+    fragment,
     require_end,
     require_not_nested,
     require_post_count,
@@ -48,6 +50,7 @@ _THREAD_PATH = re.compile(r"(/thread/[0-9A-Za-z]+)(?:/p\d+)?/?$")
 _POST_ID = re.compile(r"post_(\d+)$")
 _UID = re.compile(r"/p/(\d+)/?$")
 _PAGE_LINK = re.compile(r"/thread/[0-9A-Za-z]+/p\d+/?$")
+_THREAD_LINK = re.compile(r"/thread/([0-9A-Za-z]+)")
 _POSTLIST_CALL = re.compile(r'"tag"\s*:\s*"#bbs_postlist"')
 
 
@@ -70,7 +73,16 @@ def page_url(url: str, n: int) -> str:
     return urlunsplit(parts._replace(path=path, query="", fragment=""))
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+def address(url: str) -> Address:
+    """The thread and page a thread URL asks for (page 1 for the thread's own path)."""
+    found = _THREAD_PATH.search(urlsplit(url).path)
+    if found is None:
+        return Address()
+    page = re.search(r"/p(\d+)/?$", urlsplit(url).path)
+    return Address(found.group(1).rsplit("/", 1)[-1], int(page.group(1)) if page else 1)
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
     """Read one SOHU club page into posts; a page without its post list is a ScrapeError."""
     root = document(html)
     content = _postlist(root)
@@ -89,7 +101,22 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
         _read_post(number, table, tz=tz, fetched_at=fetched_at) for number, table in tables
     )
     page_no, page_count = _pagination(content)
-    return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
+    return Page(
+        posts=posts,
+        page_no=page_no,
+        page_count=page_count,
+        title=_title(root),
+        thread_id=_thread_id(content),
+    )
+
+
+def _thread_id(content) -> str | None:
+    """The thread the post list's own links point into."""
+    for href in content.xpath(".//a/@href"):
+        found = _THREAD_LINK.search(href)
+        if found:
+            return found.group(1)
+    return None
 
 
 def _postlist(root) -> lxml_html.HtmlElement:
@@ -104,7 +131,7 @@ def _postlist(root) -> lxml_html.HtmlElement:
             except json.JSONDecodeError:
                 raise ScrapeError("帖子列表的脚本数据不完整（页面被截断？）") from None
             if isinstance(call, dict) and call.get("tag") == POSTLIST and call.get("content"):
-                return lxml_html.fragment_fromstring(call["content"], create_parent="div")
+                return fragment(call["content"])
             start = code.find(_FILL, start + len(_FILL))
     raise ScrapeError("页面里没有帖子列表（页面不完整，或不是搜狐社区的帖子页）")
 
@@ -116,7 +143,7 @@ def _read_post(number: int, table, *, tz: ZoneInfo, fetched_at: datetime) -> Pos
     if not wraps:
         raise ScrapeError(f"帖子 post_{number} 没有正文（页面不完整）")
     banned = tidy_text(wraps[0].text_content()) == BLOCKED
-    body, quotes, edited_at = ("", (), None) if banned else _body(wraps[0], tz)
+    body, quotes, edited_at = ("", (), None) if banned else _body(wraps[0], tz, posted_at)
     return Post(
         pid=number,
         floor=number + 1,
@@ -151,11 +178,13 @@ def _post_time(table, number: int, *, tz: ZoneInfo, fetched_at: datetime):
     return parse_board_time(tidy_text(own_text), tz, fetched_at)
 
 
-def _body(wrap, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
+def _body(wrap, tz: ZoneInfo, posted_at: datetime) -> tuple[str, tuple[str, ...], datetime | None]:
     edited_at = None
     for notice in wrap.xpath('.//p[@class="edit"]'):
-        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
-        drop(notice)
+        noticed = parse_edit_notice(notice.text_content(), tz)
+        if noticed is not None and noticed >= posted_at.replace(second=0):
+            edited_at = noticed
+            drop(notice)
     quotes = []
     for quote in wrap.xpath('.//dl[@class="quote"]'):
         quotes.append(_text(quote))
