@@ -120,6 +120,7 @@ def tally_view(result: TallyResult, rules: ModuleType) -> dict:
         "policy": rules.TALLY_POLICY,
         "day": result.day,
         "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
+        "blocked": {v.pid for v in result.verdicts if "banned" in v.notes},
     }
 
 

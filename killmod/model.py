@@ -88,7 +88,8 @@ class Roster:
     """Who plays: seats, judges and the substitutes' queue.
 
     ``variants`` are the 2.0 花样玩法 in play; ``code`` is the V4.0 version code (None:
-    the reference code of the table row for the player count).
+    the reference code of the table row for the player count).  ``judge_uids`` gives the
+    forum uid of the judges whose roster entry names one.
     """
 
     players: tuple[Player, ...]
@@ -99,6 +100,7 @@ class Roster:
     variants: tuple[str, ...] = ()
     warnings: dict[int, int] = field(default_factory=dict)
     code: str | None = None
+    judge_uids: dict[str, int] = field(default_factory=dict)
 
     def seat(self, seat: int) -> Player | None:
         """The player in ``seat``, or None when there is no such seat."""

@@ -132,11 +132,11 @@ def test_page_past_the_end_is_the_last_page(demo_site: BaseUrl) -> None:
 @pytest.mark.parametrize(
     ("path", "floor"),
     [
-        (VIEWTHREAD, "1"),
-        (f"{VIEWTHREAD}&extra=page%3D1", "1"),
+        (VIEWTHREAD, "楼主"),  # X3.4 names its first floors
+        (f"{VIEWTHREAD}&extra=page%3D1", "楼主"),
         (f"{VIEWTHREAD}&extra=page%3D1&page=3", "21"),
         (f"{VIEWTHREAD}&extra=&page=2", "11"),
-        (f"{VIEWTHREAD}&page=0", "1"),
+        (f"{VIEWTHREAD}&page=0", "楼主"),
     ],
 )
 def test_viewthread_url_forms(demo_site: str, path: str, floor: str) -> None:

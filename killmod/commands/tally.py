@@ -41,7 +41,11 @@ FORMATS = ("bbcode", "text", "json", "audit")
 )
 @edits_option
 @ambiguous_time_option
-@click.option("--rulings", type=click.Path(path_type=Path), help="法官裁定文件（按楼层的 TOML）")
+@click.option(
+    "--rulings",
+    type=click.Path(path_type=Path),
+    help="法官裁定文件（TOML，按帖子编号 [pid.N] 或楼层 [N]）",
+)
 @templates_option
 @board_options
 @fetch_options(offline=True)
