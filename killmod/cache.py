@@ -176,6 +176,4 @@ def _page_from_json(kept: dict) -> Page:
             row[index] = datetime.fromisoformat(row[index]) if row[index] else None
         row[_QUOTES] = tuple(row[_QUOTES])
         posts.append(Post(*row))
-    return Page(
-        tuple(posts), kept["page_no"], kept["page_count"], kept["title"], kept["thread_id"]
-    )
+    return Page(tuple(posts), kept["page_no"], kept["page_count"], kept["title"], kept["thread_id"])

@@ -88,6 +88,4 @@ def check_saved(files: Sequence[Path], pages: Sequence[Page]) -> None:
     if missing:
         shown = "、".join(str(n) for n in missing[:10]) + ("……" if len(missing) > 10 else "")
         where = files[0].parent if len(files) > 1 else files[0]
-        raise TallyFailed(
-            f"保存的页面不全：缺少第 {shown} 页（页码栏显示共 {last} 页）：{where}"
-        )
+        raise TallyFailed(f"保存的页面不全：缺少第 {shown} 页（页码栏显示共 {last} 页）：{where}")

@@ -306,9 +306,7 @@ class ProfileScraper:
             text = pattern.sub("", text)
         return tidy_text(text), tuple(quotes)
 
-    def _edited_at(
-        self, container, tz: ZoneInfo, clock: tuple[datetime, int]
-    ) -> datetime | None:
+    def _edited_at(self, container, tz: ZoneInfo, clock: tuple[datetime, int]) -> datetime | None:
         """The edit time the board's own notice (the ``edited`` field's element) shows; the
         same words typed in a post's text are the author's, and change nothing."""
         profile = self.profile

@@ -98,7 +98,7 @@ def shown_minute(post: FakePost, now: datetime = DEMO_NOW) -> datetime:
 
 
 def shown_precision(post: FakePost) -> str:
-    """"N 小时前" without its exact time is known to the hour, any other 7.2 time to the minute."""
+    """ "N 小时前" without its exact time is known to the hour, any other 7.2 time to the minute."""
     return "hour" if post.time_style == "relative_bare" else "minute"
 
 
