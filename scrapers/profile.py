@@ -37,7 +37,8 @@ Keys (see ``examples/profiles/`` for complete profiles):
                                only the field's element marks an edit (the same words
                                typed in a post change nothing)
     title, page_count,         fields read in the whole page: the thread title, the page
-    page_current               count (the largest number found), the current page
+    page_current               count (the largest number found), the current page (needed
+                               with page_count: every page must show it is the one asked for)
     page_param, page_value     the query parameter that selects a page, and its value:
                                "{n}" (default) or "{offset}" = (n - 1) × per_page
     page_url, page_url_strip   or a URL template ("{url}/p{n}") applied to the URL after
@@ -414,6 +415,11 @@ class _Reader:
             self.fail("page_url", "page_url 与 page_param 只能用一个")
         if "page_count" in values and not ({"page_url", "page_param"} & set(values)):
             self.fail("page_count", "有 page_count 时还需要 page_param 或 page_url")
+        if "page_count" in values and "page_current" not in values:
+            self.fail(
+                "page_count",
+                "有 page_count 时还需要 page_current（当前页码）：每一页都要核对是不是要读的那一页",
+            )
         templates = [values.get("page_url") or "", values.get("page_value") or ""]
         if any("{offset}" in t for t in templates) and "per_page" not in values:
             self.fail("per_page", "用到 {offset} 时需要 per_page（每页帖数）")
