@@ -51,6 +51,7 @@ _POST_ID = re.compile(r"post_(\d+)$")
 _UID = re.compile(r"/p/(\d+)/?$")
 _PAGE_LINK = re.compile(r"/thread/[0-9A-Za-z]+/p\d+/?$")
 _THREAD_LINK = re.compile(r"/thread/([0-9A-Za-z]+)")
+_PAGE_NO = re.compile(r"/thread/[0-9A-Za-z]+/p(\d+)/?$")
 _POSTLIST_CALL = re.compile(r'"tag"\s*:\s*"#bbs_postlist"')
 
 
@@ -208,8 +209,11 @@ def _pagination(content) -> tuple[int, int]:
     current = [int(t) for t in bars[0].xpath('.//span[@class="cur"]/text()') if t.strip().isdigit()]
     if not current:
         raise ScrapeError("页面结构损坏：页码栏里没有当前页码（页面可能被改动过）")
-    numbers = [int(t) for t in bars[0].xpath(".//a/text()") if t.strip().isdigit()]
-    return current[0], max([current[0], *numbers])
+    # Every page number the bar shows, linked or not, and every page its links go to: a
+    # link that lost its tag still leaves its number, and "下一页" its page.
+    shown = [int(t) for t in bars[0].xpath(".//text()") if t.strip().isdigit()]
+    linked = [int(m.group(1)) for h in bars[0].xpath(".//a/@href") if (m := _PAGE_NO.search(h))]
+    return current[0], max([current[0], *shown, *linked])
 
 
 def _title(root) -> str | None:
