@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urldefrag
 from zoneinfo import ZoneInfo
 
 import scrapers
@@ -49,14 +50,17 @@ def read_at(
     tz: ZoneInfo,
     forum: str | None,
     profile: Profile | None,
-) -> tuple[Scraper, Page, bool]:
-    """The page at ``url`` (the page it names) and whether it came from the cache (which
-    ``cached`` allows): as parsed before, else its bytes parsed."""
+) -> tuple[Scraper, Page, bool, str]:
+    """The page at ``url`` (the page it names), whether it came from the cache (which
+    ``cached`` allows): as parsed before, else its bytes parsed; and the URL it came from
+    (where the board's redirects led: a post's link leads to its thread's page)."""
     kept = parsed_before(url, fetcher, cached=cached, tz=tz, forum=forum, profile=profile)
     if kept is not None:
-        return *kept, True
+        return *kept, True, url
     fetched = fetcher.fetch(url, cached=cached)
-    return *parse_fetched(fetched, fetcher, tz=tz, forum=forum, profile=profile), fetched.cached
+    scraper, page = parse_fetched(fetched, fetcher, tz=tz, forum=forum, profile=profile)
+    landed = urldefrag(fetched.final_url)[0] if fetched.final_url else url
+    return scraper, page, fetched.cached, landed
 
 
 def parsed_before(

@@ -88,13 +88,15 @@ def _read_url(
     profile: Profile | None,
     tail: bool,
 ) -> Thread:
-    scraper, page, cached = read_at(url, fetcher, cached=tail, tz=tz, forum=forum, profile=profile)
+    scraper, page, cached, landed = read_at(
+        url, fetcher, cached=tail, tz=tz, forum=forum, profile=profile
+    )
     # Pages before the last one known (from the cache) may come from the cache.
     known = page.page_count if cached else 0
     pages = [page]
     # The first page is read again with the others, last to first, unless it is all there is.
     requested = set() if cached or page.page_count > 1 else {page.page_no}
-    same_thread = expected_after(page, scraper.address(url).thread)
+    same_thread = expected_after(page, scraper.address(landed).thread)
     # Worker processes, when the board is not paced (a profile's pages are read here).
     unpaced = profile is None and not fetcher.pacer.waits_for(url)
     assignment = Assignment(fetcher.options, tz, scraper.NAME)
@@ -121,7 +123,7 @@ def _read_url(
         return found[1] if found else None
 
     def read(numbers: list[int]) -> list[Page]:
-        urls = {n: scraper.page_url(url, n) for n in numbers}
+        urls = {n: scraper.page_url(landed, n) for n in numbers}
         numbered = {page_url: n for n, page_url in urls.items()}
         cached_urls = {u for n, u in urls.items() if n < known}
         done = {u: found for u in cached_urls if (found := kept(u, numbered[u]))}
@@ -152,7 +154,7 @@ def _read_url(
                 continue
             requested.update(others)
             pages += read(others)
-    return _assemble(url, pages, scraper)
+    return _assemble(landed, pages, scraper)
 
 
 def _page_count(pages: list[Page], fetcher: Fetcher, url: str) -> int:

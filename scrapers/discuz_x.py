@@ -83,8 +83,10 @@ def address(url: str) -> Address:
         return Address(rewritten.group(1), int(rewritten.group(2)))
     query = parse_qs(parts.query)
     tid = query.get("tid", [""])[0]
+    if not tid.isdigit():  # a post's link (mod=redirect&goto=findpost…) names no page
+        return Address()
     page = query.get("page", ["1"])[0]
-    return Address(tid if tid.isdigit() else None, int(page) if page.isdigit() else None)
+    return Address(tid, int(page) if page.isdigit() else None)
 
 
 def page_url(url: str, n: int) -> str:

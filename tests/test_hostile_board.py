@@ -225,8 +225,22 @@ def test_a_redirect_between_the_boards_own_url_forms_is_followed(serve_site, ros
 
     base = serve_site(board)
     demo_outcome(counted(tally(f"{base}/thread-{DEMO_TID}-1-1.html", roster)))
-    assert f"/thread-{DEMO_TID}-4-1.html" in base.server.requests
+    # The first page is asked in the form given, the others where the board sent it.
+    assert base.server.requests[:2] == [f"/thread-{DEMO_TID}-1-1.html", page_path(1)]
     assert page_path(4) in base.server.requests
+
+
+def test_a_posts_link_is_followed_to_its_thread_and_the_thread_read_whole(serve_site, roster):
+    """The floor number's link a judge copies (帖子地址) is ``mod=redirect&goto=findpost``:
+    the board sends it to the post's page; every page is then read from there."""
+    link = f"/forum.php?mod=redirect&goto=findpost&ptid={DEMO_TID}&pid=90077"
+    site = discuz_x_site(demo_thread())
+    to_page = moved(f"forum.php?mod=viewthread&tid={DEMO_TID}&page=2#pid90077")
+    base = serve_site(Hostile(site).fault(lambda path: path == link, to_page))
+    doc = counted(tally(base + link, roster))
+    demo_outcome(doc)
+    assert doc["source"]["url"] == base + page_path(2)
+    assert {page_path(n) for n in range(1, 5)} <= set(base.server.requests)
 
 
 def test_the_302_after_a_moderators_deletion_is_followed_and_floors_renumber(serve_site, roster):
