@@ -6,12 +6,12 @@ import random
 import secrets
 from pathlib import Path
 
-from killmod.announce import render
+from killmod.announce import render_private
 from killmod.errors import BadInput
 from killmod.gamestate import flow_of
 from killmod.model import Player, Roster
-from killmod.private_files import write_private_files
 from killmod.store import Game
+from killmod.views import notice_view
 
 
 def deal_roles(roster: Roster, seed: int | None = None) -> dict[int, str]:
@@ -40,13 +40,15 @@ def notices(roster: Roster, templates: Path | None = None) -> dict[int, str]:
     """
     flow = flow_of(roster)
     return {
-        player.seat: render(
+        player.seat: render_private(
             "notice.j2",
             templates,
-            player=player,
-            rules=roster.rules,
-            partners=_partners(player, roster, flow.teams),
-            is_killer=player.role == flow.rules.KILLER,
+            notice_view(
+                player,
+                roster,
+                _partners(player, roster, flow.teams),
+                killer=player.role == flow.rules.KILLER,
+            ),
         )
         for player in roster.players
     }
@@ -58,15 +60,9 @@ def _partners(player: Player, roster: Roster, teams: tuple[frozenset[str], ...])
     return [p for p in roster.players if p.role in team and p.seat != player.seat]
 
 
-def write_notices(texts: dict[int, str], roster: Roster, folder: Path) -> list[Path]:
-    """One new file per player in ``folder``, each readable by its owner only: all or none."""
-    return write_private_files(
-        folder,
-        {
-            f"{player.seat:02d}-{_safe(player.name)}.txt": texts[player.seat]
-            for player in roster.players
-        },
-    )
+def notice_stem(player: Player) -> str:
+    """A player's notice file is named by seat and name: ``05-meer``."""
+    return f"{player.seat:02d}-{_safe(player.name)}"
 
 
 def _safe(name: str) -> str:

@@ -19,6 +19,7 @@ from killmod.announce import tally_json
 from killmod.errors import BadInput
 from killmod.gamestate import verdict_for
 from killmod.model import GameOver, GameWarning, Post, Recorded, TallyResult
+from killmod.redact import redact_url
 from killmod.rules import rule_set
 from killmod.store import Game, post_row
 from killmod.thread import Thread
@@ -53,7 +54,7 @@ def record_tally(game: Game, thread: Thread, result: TallyResult, *, replace: bo
         tally_id = game.save_tally(
             result.round,
             deadline=format_iso(result.deadline),
-            source=thread.source,
+            source=redact_url(thread.source),
             title=thread.title,
             snapshot=snapshot,
             result=tally_json(result, rules),

@@ -8,41 +8,29 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.options import db_option, templates_option
+from killmod.outputs import Outputs, private_options, step_file
 
 
 @click.command()
 @db_option
 @click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
-@click.option(
-    "--notices",
-    "notices_dir",
-    type=click.Path(path_type=Path),
-    help="把每位玩家的站内短信写进这个文件夹（文件 0600）",
-)
-@click.option("--stdout", "to_stdout", is_flag=True, help="把站内短信打印出来（小心：含身份）")
+@private_options("--notices")
 @templates_option
 @user_errors
-def deal(
-    db_path: Path,
-    seed: int | None,
-    notices_dir: Path | None,
-    to_stdout: bool,
-    templates: Path | None,
-) -> None:
-    """按规则发身份，生成每位玩家的站内短信。"""
+def deal(db_path: Path, seed: int | None, outputs: Outputs, templates: Path | None) -> None:
+    """按规则发身份：每位玩家的站内短信写进私密文件夹（只有你能读），屏幕上不显示身份。"""
     from killmod.deal import deal as deal_roles
-    from killmod.deal import notices, write_notices
-    from killmod.errors import BadInput
+    from killmod.deal import notice_stem, notices
+    from killmod.outputs import note
     from killmod.store import Game
 
-    if notices_dir is None and not to_stdout:
-        raise BadInput("请用 --notices 文件夹 指定站内短信写到哪里（或 --stdout 打印出来）")
     game = Game.open(db_path)
+    names = {
+        player.seat: step_file(game, notice_stem(player), "deal", lambda event: True)
+        for player in game.roster().players
+    }
+    outputs.refuse_taken(names.values())
     deal_roles(game, seed)
-    roster = game.roster()
-    texts = notices(roster, templates)
-    if notices_dir is not None:
-        paths = write_notices(texts, roster, notices_dir)
-        click.echo(f"已发身份：{len(paths)} 份站内短信写在 {notices_dir}/（只有本人可读）。")
-    if to_stdout:
-        click.echo("\n\n".join(texts[p.seat] for p in roster.players))
+    texts = notices(game.roster(), templates)
+    outputs.secrets({names[seat]: text for seat, text in texts.items()}, "站内短信（每位玩家一份）")
+    note(f"已发身份：{len(texts)} 名玩家。")

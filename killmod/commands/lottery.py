@@ -9,6 +9,7 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.options import db_option, templates_option
+from killmod.outputs import Outputs, post, private_options, step_file
 
 round_option = click.option(
     "--round", "round_no", type=click.IntRange(min=1), required=True, help="平票的是第几轮"
@@ -23,44 +24,31 @@ def lottery() -> None:
 @lottery.command()
 @round_option
 @click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(path_type=Path),
-    help="把站内留言和投票帖公告写进这个文件夹（文件 0600），不打印",
-)
 @db_option
+@private_options("--out")
 @templates_option
 @user_errors
 def make(
-    round_no: int, seed: int | None, out_dir: Path | None, db_path: Path, templates: Path | None
+    round_no: int, seed: int | None, db_path: Path, outputs: Outputs, templates: Path | None
 ) -> None:
-    """为第 N 轮的平票做签：给执行斑竹的站内留言（签位，保密）和投票帖公告（承诺值）。"""
-    from killmod.announce import render
+    """为第 N 轮的平票做签：投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
+    写进私密文件夹。"""
+    from killmod.announce import render_private, render_public
     from killmod.lottery import PREFIX, make_lottery
-    from killmod.private_files import write_private
     from killmod.store import Game
+    from killmod.views import lots_view, lottery_view
 
     game = Game.open(db_path)
+    same_round = lambda event: event.round == round_no  # noqa: E731
+    name = step_file(game, f"round{round_no}-lottery-private", "lottery", same_round)
+    outputs.refuse_taken([name])
     made = make_lottery(game, round_no, seed)
-    names = {player.seat: player.name for player in game.roster().players}
-    data = {"lottery": made, "names": names, "prefix": PREFIX}
-    private = render("lottery.private.j2", templates, **data)
-    public = render("lottery.public.bbcode.j2", templates, **data)
-    if out_dir is None:
-        click.echo("—— 站内留言：只发给执行斑竹或第三人（保密）——")
-        click.echo(private)
-        click.echo("—— 投票帖公告：贴到投票帖 ——")
-        click.echo(public, nl=False)
-        return
-    private_path = out_dir / f"round{round_no}-lottery-private.txt"
-    public_path = out_dir / f"round{round_no}-lottery-public.txt"
-    write_private(private_path, private)
-    write_private(public_path, public)
-    click.echo(
-        f"已做签：第 {round_no} 轮 {len(made.mapping)} 个签位。"
-        f"站内留言（保密）：{private_path}；投票帖公告：{public_path}"
+    roster = game.roster()
+    public = render_public(
+        "lottery.public.bbcode.j2", templates, lottery_view(made, roster, PREFIX)
     )
+    private = render_private("lottery.private.j2", templates, lots_view(made, roster))
+    outputs.hand_out(public, {name: private}, "签位（给执行斑竹或第三人的站内留言）")
 
 
 @lottery.command()
@@ -71,20 +59,17 @@ def make(
 @user_errors
 def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> None:
     """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
-    from killmod.announce import render
+    from killmod.announce import render_game_over, render_public
     from killmod.lottery import reveal_lottery
     from killmod.store import Game
+    from killmod.views import reveal_view
 
     game = Game.open(db_path)
     drawn = reveal_lottery(game, round_no, lot)
     roster = game.roster()
-    names = {player.seat: player.name for player in roster.players}
-    click.echo(render("lottery.reveal.bbcode.j2", templates, reveal=drawn, names=names), nl=False)
+    post(render_public("lottery.reveal.bbcode.j2", templates, reveal_view(drawn, roster)))
     if drawn.winner:
-        click.echo()
-        click.echo(
-            render("gameover.bbcode.j2", templates, winner=drawn.winner, roster=roster), nl=False
-        )
+        post("\n" + render_game_over(drawn.winner, roster, templates))
 
 
 @lottery.command()
@@ -97,21 +82,18 @@ def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> No
 def verify(round_no: int, commitment: str, salt: str, mapping: str, templates: Path | None) -> None:
     """核对抽签：签位和密钥算出的 SHA-256 是否等于抽签前公布的承诺值（一致退出码 0，不一致 1）。"""
     from killmod import lottery as lots
-    from killmod.announce import render
+    from killmod.announce import render_public
+    from killmod.views import verify_view
 
     lots_by_number = lots.parse_mapping(mapping)
     salt = salt.strip()
     same = lots.verify(commitment, round_no, lots_by_number, salt)
-    click.echo(
-        render(
-            "lottery.verify.text.j2",
-            templates,
-            text=lots.canonical(round_no, lots_by_number, salt),
-            computed=lots.commitment(round_no, lots_by_number, salt),
-            published=commitment.strip().lower(),
-            same=same,
-        ),
-        nl=False,
+    view = verify_view(
+        lots.canonical(round_no, lots_by_number, salt),
+        lots.commitment(round_no, lots_by_number, salt),
+        commitment.strip().lower(),
+        same,
     )
+    post(render_public("lottery.verify.text.j2", templates, view))
     if not same:
         sys.exit(1)

@@ -44,9 +44,11 @@ def lurkers(
     fetching,
 ) -> None:
     """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
-    from killmod.announce import render
+    from killmod.announce import render_game_over, render_public
     from killmod.lurkers import lurkers as count_lurkers
+    from killmod.outputs import post
     from killmod.store import Game
+    from killmod.views import lurkers_view
 
     game = Game.open(db_path)
     report = count_lurkers(
@@ -61,14 +63,6 @@ def lurkers(
         profile=profile_path,
         fetching=fetching,
     )
-    click.echo(render(f"lurkers.{fmt}.j2", templates, report=report), nl=False)
+    post(render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report)))
     if report.recorded and report.recorded.winner:
-        click.echo(
-            render(
-                "gameover.bbcode.j2",
-                templates,
-                winner=report.recorded.winner,
-                roster=game.roster(),
-            ),
-            nl=False,
-        )
+        post(render_game_over(report.recorded.winner, game.roster(), templates))

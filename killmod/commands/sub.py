@@ -19,9 +19,10 @@ from killmod.commands.options import db_option
 @user_errors
 def sub(seat: int, name: str, uid: int | None, at_text: str | None, db_path: Path) -> None:
     """替补接替座位 SEAT（身份不变）。"""
+    from killmod.outputs import note
     from killmod.store import Game
     from killmod.substitute import substitute
 
     game = Game.open(db_path)
     old = substitute(game, seat, name, uid=uid, at_text=at_text)
-    click.echo(f"{seat}号：{name} 接替 {old}，身份不变。")
+    note(f"{seat}号：{name} 接替 {old}，身份不变。")

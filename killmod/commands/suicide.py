@@ -31,20 +31,18 @@ def suicide(
     """2.0：杀手 SEAT 亮牌自杀。轮到他辩解时：出局，天黑；其他时候：视为放弃游戏，重新指认。"""
     from zoneinfo import ZoneInfo
 
-    from killmod.announce import render
+    from killmod.announce import render_game_over, render_public
     from killmod.days import record_suicide
     from killmod.night import announcement_time
+    from killmod.outputs import post
     from killmod.store import Game
     from killmod.tallying import next_day
+    from killmod.views import suicide_view
 
     game = Game.open(db_path)
     at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
     done = record_suicide(game, seat, round_no or next_day(game), at)
     roster = game.roster()
-    names = {player.seat: player.name for player in roster.players}
-    click.echo(render(f"suicide.{fmt}.j2", templates, suicide=done, names=names), nl=False)
+    post(render_public(f"suicide.{fmt}.j2", templates, suicide_view(done, roster)))
     if done.winner:
-        click.echo()
-        click.echo(
-            render("gameover.bbcode.j2", templates, winner=done.winner, roster=roster), nl=False
-        )
+        post("\n" + render_game_over(done.winner, roster, templates))

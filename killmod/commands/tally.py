@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,6 +17,10 @@ from killmod.commands.options import (
     templates_option,
     vote_thread_options,
 )
+from killmod.outputs import PRINT_SECRETS, note, post
+
+if TYPE_CHECKING:
+    from killmod.model import TallyResult
 
 FORMATS = ("bbcode", "text", "json", "audit")
 
@@ -46,6 +51,12 @@ FORMATS = ("bbcode", "text", "json", "audit")
     type=click.Path(path_type=Path),
     help="法官裁定文件（TOML，按帖子编号 [pid.N] 或楼层 [N]）",
 )
+@click.option(
+    PRINT_SECRETS,
+    "print_secrets",
+    is_flag=True,
+    help="危险：把保密的结算细节（哪些帖因夜晚效果不计票，出自谁）也打印到屏幕上",
+)
 @templates_option
 @board_options
 @fetch_options(offline=True)
@@ -63,13 +74,14 @@ def tally(
     edits,
     ambiguous_time,
     rulings,
+    print_secrets,
     templates,
     forum,
     profile_path,
     fetching,
 ) -> None:
     """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
-    from killmod.announce import render_tally, tally_json
+    from killmod.announce import public_tally_json, render_game_over, render_tally, tally_json
     from killmod.rules import rule_set
     from killmod.store import Game
     from killmod.tallying import tally as run_tally
@@ -92,18 +104,27 @@ def tally(
     )
     rules = rule_set(result.rules)
     if fmt == "json":
-        click.echo(json.dumps(tally_json(result, rules), ensure_ascii=False, indent=1))
+        document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
+        post(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
     else:
-        click.echo(render_tally(result, fmt, rules, templates), nl=False)
+        post(render_tally(result, fmt, rules, templates))
     if result.recorded and result.recorded.winner:
-        from killmod.announce import render
+        roster = Game.open(db_path).roster()
+        post(render_game_over(result.recorded.winner, roster, templates))
+    judge_notes(result, templates, print_secrets=print_secrets and fmt != "json")
 
-        click.echo(
-            render(
-                "gameover.bbcode.j2",
-                templates,
-                winner=result.recorded.winner,
-                roster=Game.open(db_path).roster(),
-            ),
-            nl=False,
-        )
+
+def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: bool) -> None:
+    """The tally's notes for the judge on stderr (times to the minute, slips of the pen,
+    how many posts a hidden effect left uncounted); with ``--print-secrets`` whose posts
+    those are, on stdout after the post."""
+    from killmod.announce import render_private, render_public
+    from killmod.views import tally_notes_view, tally_secrets_view
+
+    notes = render_public("tally.notes.text.j2", templates, tally_notes_view(result))
+    if notes.strip():
+        note(notes)
+    if print_secrets:
+        secrets = render_private("tally.private.j2", templates, tally_secrets_view(result))
+        if secrets.strip():
+            post("\n" + secrets)
