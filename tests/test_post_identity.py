@@ -282,3 +282,14 @@ def test_floor_rulings_follow_the_recorded_snapshot_after_floors_renumber(serve_
     doc = json.loads(second.stdout)
     (ruled,) = [v for v in doc["verdicts"] if v["verdict"] == "ignored"]
     assert ruled["pid"] == seen[20] and ruled["floor"] == 19
+
+
+def test_a_lookalike_is_named_in_the_judges_notes_not_in_the_post(serve_site, roster_file):
+    thread = demo_thread()
+    thread.posts[5] = replace(thread.posts[5], author="meer\u200b", uid=3001)  # floor 6
+    base = serve_site(discuz_x_site(thread))
+    args = [base + VIEWTHREAD, "--roster", str(roster_file), "--deadline", "2019-05-12 22:00"]
+    result = CliRunner().invoke(main, ["tally", *args, "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    assert "6楼：作者名只在忽略大小写" in result.stderr and "名单上是「meer」" in result.stderr
+    assert "名单上是" not in result.stdout
