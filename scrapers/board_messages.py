@@ -20,7 +20,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from scrapers.base import document, tidy_text
 
-_MOBILE_TITLE = re.compile(r"<title>[^<]*手机版[^<]*</title>")
+# "手机版 - 论坛 - Powered by Discuz!" (the advert), "帖子 - 版块 - 论坛 - 手机版 - Powered by
+# Discuz!" (the touch view): not a thread titled with the word.
+_MOBILE_TITLE = re.compile(r"<title>\s*手机版\s+-|-\s+手机版\s+-\s+Powered by Discuz!\s*</title>")
 _MOBILE_PARAMS = ("mobile", "simpletype")
 
 
@@ -38,10 +40,12 @@ def board_message(url: str, html: str) -> str | None:
         reason = next((text for text in reasons if text and "PHP Debug" not in text), "")
         return f"论坛返回了系统错误页面（Discuz! System Error）：「{reason or '没有说明原因'}」"
     if _MOBILE_TITLE.search(html[:4096]) or 'class="pg_mobile"' in html:
-        return (
-            "这是论坛的手机版页面，不是电脑版的帖子页（手机版不显示秒和编辑记录）："
+        instead = (
             f"请改用电脑版的帖子网址 {desktop_url(url)}"
+            if url.startswith(("http://", "https://"))
+            else "请在电脑版的帖子页保存，或直接用帖子网址"
         )
+        return f"这是论坛的手机版页面，不是电脑版的帖子页（手机版不显示秒和编辑记录）：{instead}"
     return None
 
 
