@@ -128,7 +128,8 @@ def vote_posts(game: Game, round_no: int | None) -> tuple[VotePost, ...]:
         if row is None:
             continue
         for verdict in json.loads(row["result"])["verdicts"]:
-            if verdict["verdict"] in violations:
+            blocked = "banned" in verdict.get("notes", ())  # the board hid it: no violation
+            if verdict["verdict"] in violations and not blocked:
                 found.append(_vote_post(number, verdict))
     return tuple(found)
 

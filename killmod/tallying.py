@@ -6,7 +6,7 @@ command calls.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -21,7 +21,7 @@ from killmod.model import Post, Roster, Source, TallyResult
 from killmod.redact import redact_url
 from killmod.roster import load_roster
 from killmod.rules import rule_set
-from killmod.rulings import Ruling, load_rulings
+from killmod.rulings import Ruling, load_rulings, resolve
 from killmod.settle import settle_times
 from killmod.thread import Thread, read_thread
 from scrapers.profile import Profile, load_profile
@@ -41,7 +41,7 @@ def tally(
     replace_record: bool = False,
     edits: str = "strict",
     ambiguous_time: str = "count",
-    rulings: Mapping[int, Ruling] | str | Path | None = None,
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None = None,
     forum: str | None = None,
     jobs: int = 4,
     profile: Profile | str | Path | None = None,
@@ -60,6 +60,9 @@ def tally(
     is settled to the second from the board's archiver when it can be (``killmod.settle``).
     The vote counted is the round's next one under the rule set (``killmod.days``):
     ``phase`` (``point``/``knife``, 1.0 and 2.0) must be its phase when given.
+    ``rulings`` (rulings or a rulings file) by floor are resolved to their posts against
+    what the judge saw: the round's recorded snapshot when the game file has one, else
+    the thread as read (``killmod.rulings.resolve``).
     """
     from killmod.days import plan_day, roster_plan
     from killmod.store import Game
@@ -80,7 +83,7 @@ def tally(
     else:
         replacing = record and replace_record
         plan = plan_day(opened, round_no, phase=phase, recording=record, replacing=replacing)
-    if rulings is not None and not isinstance(rulings, Mapping):
+    if isinstance(rulings, str | Path):
         rulings = load_rulings(Path(rulings))
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
@@ -89,7 +92,11 @@ def tally(
         thread = read_thread(source, tz=tz, forum=forum, profile=profile, fetcher=fetcher)
         deadline = resolve_deadline(deadline, thread, tz)
         thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
-    options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time, rulings=rulings or {})
+    seen = _recorded_floors(opened, round_no) if opened is not None else None
+    if seen is None:
+        seen = [(post.pid, post.floor) for post in thread.posts]
+    ruled = tuple(resolve(rulings or (), seen).values())
+    options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time, rulings=ruled)
     result = tally_thread(
         thread, roster, deadline=deadline, round_no=round_no or 1, options=options, plan=plan
     )
@@ -156,6 +163,16 @@ def _note_settled(result: TallyResult, settled: set[int]) -> TallyResult:
         for v in result.verdicts
     )
     return replace(result, verdicts=verdicts)
+
+
+def _recorded_floors(game, round_no: int | None) -> list[tuple[int, int | None]] | None:
+    """The (pid, floor) of the posts of the round's recorded snapshot, if it has one: what
+    the judge saw when writing rulings by floor for a tally recorded again."""
+    existing = game.tally_record(round_no) if round_no else None
+    if existing is None:
+        return None
+    rows = game.db.query("select pid, floor from posts where tally_id = ?", [existing["id"]])
+    return [(row["pid"], row["floor"]) for row in rows]
 
 
 def _state_before_day(game, round_no: int, *, replacing: bool) -> Roster:

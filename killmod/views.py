@@ -244,6 +244,7 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
                 if zhashi is not None and result.outcome.kind == "eliminated"
                 else None
             ),
+            "blocked": {v.pid for v in result.verdicts if "banned" in v.notes},
         }
     )
 
