@@ -30,6 +30,8 @@ COMMANDS = {
     "penalty": "killmod.commands.audit:penalty",
     "sub": "killmod.commands.sub:sub",
     "status": "killmod.commands.status:status",
+    "undo": "killmod.commands.undo:undo",
+    "notices": "killmod.commands.notices:notices",
     "rules": "killmod.commands.rules:rules",
     "suicide": "killmod.commands.suicide:suicide",
 }

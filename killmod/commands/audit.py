@@ -52,15 +52,16 @@ def audit(
     from killmod.audit import parse_announced
     from killmod.store import Game
 
-    found = run_audit(
-        Game.open(db_path),
-        round_no=round_no,
-        game_thread=game_thread,
-        announced=parse_announced(announced),
-        forum=forum,
-        profile=profile_path,
-        fetching=fetching,
-    )
+    with Game.open(db_path) as game:
+        found = run_audit(
+            game,
+            round_no=round_no,
+            game_thread=game_thread,
+            announced=parse_announced(announced),
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+        )
     click.echo(render(f"audit.{fmt}.j2", templates, audit=found), nl=False)
 
 
@@ -92,7 +93,8 @@ def penalty(
     from killmod.audit import record_penalty
     from killmod.store import Game
 
-    recorded = record_penalty(
-        Game.open(db_path), seat, round_no=round_no, kind=kind, choice=choice, reason=reason
-    )
+    with Game.open(db_path) as game:
+        recorded = record_penalty(
+            game, seat, round_no=round_no, kind=kind, choice=choice, reason=reason
+        )
     click.echo(render("penalty.text.j2", templates, penalty=recorded), nl=False)

@@ -31,18 +31,27 @@ def deal(
 ) -> None:
     """按规则发身份，生成每位玩家的站内短信。"""
     from killmod.deal import deal as deal_roles
-    from killmod.deal import notices, write_notices
+    from killmod.deal import notice_names, notices
     from killmod.errors import BadInput
+    from killmod.model import Roster
+    from killmod.outputs import Outputs
     from killmod.store import Game
 
     if notices_dir is None and not to_stdout:
         raise BadInput("请用 --notices 文件夹 指定站内短信写到哪里（或 --stdout 打印出来）")
-    game = Game.open(db_path)
-    deal_roles(game, seed)
-    roster = game.roster()
-    texts = notices(roster, templates)
-    if notices_dir is not None:
-        paths = write_notices(texts, roster, notices_dir)
-        click.echo(f"已发身份：{len(paths)} 份站内短信写在 {notices_dir}/（只有本人可读）。")
-    if to_stdout:
-        click.echo("\n\n".join(texts[p.seat] for p in roster.players))
+
+    def hand_out(roster: Roster) -> Outputs:
+        texts = notices(roster, templates)
+        out = Outputs()
+        if notices_dir is not None:
+            for name, text in notice_names(texts, roster).items():
+                out.add_private(notices_dir / name, text)
+            out.notes.append(
+                f"已发身份：{len(texts)} 份站内短信写在 {notices_dir}/（只有本人可读）。"
+            )
+        if to_stdout:
+            out.public = "\n\n".join(texts[p.seat] for p in roster.players) + "\n"
+        return out
+
+    with Game.open(db_path) as game:
+        deal_roles(game, seed, deliver=hand_out)

@@ -25,5 +25,6 @@ def leave(
     from killmod.lurkers import record_leave
     from killmod.store import Game
 
-    recorded = record_leave(Game.open(db_path), seat, day_text, note=note)
+    with Game.open(db_path) as game:
+        recorded = record_leave(game, seat, day_text, note=note)
     click.echo(render("leave.text.j2", templates, leave=recorded), nl=False)

@@ -1,14 +1,19 @@
-"""``killmod lottery make|reveal|verify``: the tie lottery of the 1.2 rules (四、平票处理)."""
+"""``killmod lottery make|reveal|show|verify``: the tie lottery of the 1.2 rules (四、平票处理)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from killmod.cli import user_errors
 from killmod.commands.options import db_option, templates_option
+
+if TYPE_CHECKING:
+    from killmod.lottery import Lottery, Reveal
+    from killmod.store import Game
 
 round_option = click.option(
     "--round", "round_no", type=click.IntRange(min=1), required=True, help="平票的是第几轮"
@@ -17,7 +22,7 @@ round_option = click.option(
 
 @click.group()
 def lottery() -> None:
-    """平票抽签：做签（make）、公布抽签结果（reveal）、核对承诺值（verify）。"""
+    """平票抽签：做签（make）、公布抽签结果（reveal）、重发签位（show）、核对承诺值（verify）。"""
 
 
 @lottery.command()
@@ -36,31 +41,65 @@ def make(
     round_no: int, seed: int | None, out_dir: Path | None, db_path: Path, templates: Path | None
 ) -> None:
     """为第 N 轮的平票做签：给执行斑竹的站内留言（签位，保密）和投票帖公告（承诺值）。"""
-    from killmod.announce import render
-    from killmod.lottery import PREFIX, make_lottery
-    from killmod.private_files import write_private
+    from killmod.lottery import make_lottery
+    from killmod.outputs import Outputs
     from killmod.store import Game
 
-    game = Game.open(db_path)
-    made = make_lottery(game, round_no, seed)
+    def hand_out(made: Lottery) -> Outputs:
+        private, public = _lots(game, made, templates)
+        if out_dir is None:
+            return Outputs(
+                public="—— 站内留言：只发给执行斑竹或第三人（保密）——\n"
+                f"{private}\n—— 投票帖公告：贴到投票帖 ——\n{public}"
+            )
+        out = Outputs()
+        private_path = out.add_private(out_dir / f"round{round_no}-lottery-private.txt", private)
+        public_path = out.add_private(out_dir / f"round{round_no}-lottery-public.txt", public)
+        out.notes.append(
+            f"已做签：第 {round_no} 轮 {len(made.mapping)} 个签位。"
+            f"站内留言（保密）：{private_path}；投票帖公告：{public_path}"
+        )
+        return out
+
+    with Game.open(db_path) as game:
+        make_lottery(game, round_no, seed, deliver=hand_out)
+
+
+def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
+    """The private message (the lots, secret) and the public post (the commitment)."""
+    from killmod.announce import render
+    from killmod.lottery import PREFIX
+
     names = {player.seat: player.name for player in game.roster().players}
     data = {"lottery": made, "names": names, "prefix": PREFIX}
     private = render("lottery.private.j2", templates, **data)
     public = render("lottery.public.bbcode.j2", templates, **data)
-    if out_dir is None:
-        click.echo("—— 站内留言：只发给执行斑竹或第三人（保密）——")
-        click.echo(private)
-        click.echo("—— 投票帖公告：贴到投票帖 ——")
-        click.echo(public, nl=False)
-        return
-    private_path = out_dir / f"round{round_no}-lottery-private.txt"
-    public_path = out_dir / f"round{round_no}-lottery-public.txt"
-    write_private(private_path, private)
-    write_private(public_path, public)
-    click.echo(
-        f"已做签：第 {round_no} 轮 {len(made.mapping)} 个签位。"
-        f"站内留言（保密）：{private_path}；投票帖公告：{public_path}"
-    )
+    return private, public
+
+
+@lottery.command()
+@round_option
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="把给执行斑竹的站内留言（签位，保密）写进这个文件夹（文件 0600）",
+)
+@db_option
+@templates_option
+@user_errors
+def show(round_no: int, out_dir: Path, db_path: Path, templates: Path | None) -> None:
+    """重发第 N 轮的签位：从游戏文件再写一份给执行斑竹的站内留言（丢了原来那份时用）。"""
+    from killmod.lottery import recorded_lottery
+    from killmod.private_files import write_private
+    from killmod.store import Game
+
+    with Game.open(db_path) as game:
+        made = recorded_lottery(game, round_no)
+        private, _ = _lots(game, made, templates)
+    path = write_private(out_dir / f"round{round_no}-lottery-private.txt", private)
+    click.echo(f"已重发第 {round_no} 轮的签位：站内留言（保密）写在 {path}。", err=True)
 
 
 @lottery.command()
@@ -73,18 +112,21 @@ def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> No
     """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
     from killmod.announce import render
     from killmod.lottery import reveal_lottery
+    from killmod.outputs import Outputs
     from killmod.store import Game
 
-    game = Game.open(db_path)
-    drawn = reveal_lottery(game, round_no, lot)
-    roster = game.roster()
-    names = {player.seat: player.name for player in roster.players}
-    click.echo(render("lottery.reveal.bbcode.j2", templates, reveal=drawn, names=names), nl=False)
-    if drawn.winner:
-        click.echo()
-        click.echo(
-            render("gameover.bbcode.j2", templates, winner=drawn.winner, roster=roster), nl=False
-        )
+    def post(drawn: Reveal) -> Outputs:
+        roster = game.roster()
+        names = {player.seat: player.name for player in roster.players}
+        text = render("lottery.reveal.bbcode.j2", templates, reveal=drawn, names=names)
+        if drawn.winner:
+            text += "\n" + render(
+                "gameover.bbcode.j2", templates, winner=drawn.winner, roster=roster
+            )
+        return Outputs(public=text)
+
+    with Game.open(db_path) as game:
+        reveal_lottery(game, round_no, lot, deliver=post)
 
 
 @lottery.command()

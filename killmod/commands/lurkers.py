@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from killmod.cli import user_errors
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import board_options, db_option, post_format_option, templates_option
+
+if TYPE_CHECKING:
+    from killmod.lurkers import LurkerReport
+    from killmod.store import Game
 
 
 @click.command()
@@ -44,31 +49,37 @@ def lurkers(
     fetching,
 ) -> None:
     """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
-    from killmod.announce import render
     from killmod.lurkers import lurkers as count_lurkers
+    from killmod.outputs import Outputs, print_public
     from killmod.store import Game
 
-    game = Game.open(db_path)
-    report = count_lurkers(
-        game,
-        source,
-        round_no=round_no,
-        from_text=from_text,
-        to_text=to_text,
-        minimum=minimum,
-        record=record,
-        forum=forum,
-        profile=profile_path,
-        fetching=fetching,
-    )
-    click.echo(render(f"lurkers.{fmt}.j2", templates, report=report), nl=False)
-    if report.recorded and report.recorded.winner:
-        click.echo(
-            render(
-                "gameover.bbcode.j2",
-                templates,
-                winner=report.recorded.winner,
-                roster=game.roster(),
-            ),
-            nl=False,
+    def post(report: LurkerReport) -> Outputs:
+        return Outputs(public=_post(game, report, fmt, templates))
+
+    with Game.open(db_path) as game:
+        report = count_lurkers(
+            game,
+            source,
+            round_no=round_no,
+            from_text=from_text,
+            to_text=to_text,
+            minimum=minimum,
+            record=record,
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+            deliver=post,
         )
+        if not record:
+            print_public(_post(game, report, fmt, templates))
+
+
+def _post(game: Game, report: LurkerReport, fmt: str, templates: Path | None) -> str:
+    """The lurkers post, and the game-over post when a drowning ended the game."""
+    from killmod.announce import render
+
+    text = render(f"lurkers.{fmt}.j2", templates, report=report)
+    if report.recorded and report.recorded.winner:
+        winner = report.recorded.winner
+        text += render("gameover.bbcode.j2", templates, winner=winner, roster=game.roster())
+    return text

@@ -18,6 +18,8 @@ from killmod.commands.options import db_option, templates_option
 if TYPE_CHECKING:
     from killmod.flows.base import NightChoice
     from killmod.model import GameOver
+    from killmod.night import Night
+    from killmod.nights import SetNight
     from killmod.store import Game
 
 FORMATS = ("bbcode", "text", "json")
@@ -100,7 +102,6 @@ def night(
     from killmod.rules import r12
     from killmod.store import Game
 
-    game = Game.open(db_path)
     choice = NightChoice(
         kill=kill,
         check=checks,
@@ -112,14 +113,15 @@ def night(
         possess=possess,
         guard=parse_guards(guards),
     )
-    if game.roster().rules == r12.NAME:
-        if choice.used() - {"kill"} or notices_dir is not None or round_no < 1:
-            raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
-        _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
-        return
-    if veto is not None or at_text is not None:
-        raise BadInput("--veto 和 --at 只用于 1.2 规则。")
-    _set_night(game, round_no, choice, replace_record, fmt, notices_dir, templates)
+    with Game.open(db_path) as game:
+        if game.roster().rules == r12.NAME:
+            if choice.used() - {"kill"} or notices_dir is not None or round_no < 1:
+                raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
+            _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
+            return
+        if veto is not None or at_text is not None:
+            raise BadInput("--veto 和 --at 只用于 1.2 规则。")
+        _set_night(game, round_no, choice, replace_record, fmt, notices_dir, templates)
 
 
 def _night_12(
@@ -135,15 +137,18 @@ def _night_12(
     """1.2: the kill and the veto, camps only, the 诈尸 window."""
     from killmod.announce import render
     from killmod.night import night_json, record_night
+    from killmod.outputs import Outputs
 
-    done = record_night(
-        game, round_no, kill=kill, veto=veto, at_text=at_text, replace=replace_record
+    def post(night: Night) -> Outputs:
+        if fmt == "json":
+            document = json.dumps(night_json(night), ensure_ascii=False, indent=1) + "\n"
+            return Outputs(public=document)
+        text = render(f"night.{fmt}.j2", templates, night=night)
+        return Outputs(public=text + _game_over(game, night.winner, templates))
+
+    record_night(
+        game, round_no, kill=kill, veto=veto, at_text=at_text, replace=replace_record, deliver=post
     )
-    if fmt == "json":
-        click.echo(json.dumps(night_json(done), ensure_ascii=False, indent=1))
-        return
-    click.echo(render(f"night.{fmt}.j2", templates, night=done), nl=False)
-    _game_over(game, done.winner, templates)
 
 
 def _set_night(
@@ -158,32 +163,31 @@ def _set_night(
     """Every other set: the public dawn post, then what is private (or a file for it)."""
     from killmod.announce import render
     from killmod.nights import record_set_night
-    from killmod.private_files import write_private
+    from killmod.outputs import Outputs
 
-    done = record_set_night(game, night_no, choice, replace=replace_record)
-    if fmt == "json":
-        click.echo(json.dumps(done.play.document, ensure_ascii=False, indent=1))
-        return
-    names = {player.seat: player.name for player in game.roster().players}
-    click.echo(render(f"dawn.{fmt}.j2", templates, night=done, names=names), nl=False)
-    private = render("night.private.j2", templates, night=done, names=names)
-    if private.strip() and notices_dir is not None:
-        path = notices_dir / f"night{night_no}-private.txt"
-        write_private(path, private)
-        click.echo(f"\n（私下通知写在 {path}，只有本人可读。）")
-    elif private.strip():
-        click.echo()
-        click.echo(private, nl=False)
-    _game_over(game, done.winner, templates)
+    def post(night: SetNight) -> Outputs:
+        if fmt == "json":
+            document = json.dumps(night.play.document, ensure_ascii=False, indent=1) + "\n"
+            return Outputs(public=document)
+        names = {player.seat: player.name for player in game.roster().players}
+        public = render(f"dawn.{fmt}.j2", templates, night=night, names=names)
+        private = render("night.private.j2", templates, night=night, names=names)
+        out = Outputs(public=public)
+        if private.strip() and notices_dir is not None:
+            path = out.add_private(notices_dir / f"night{night_no}-private.txt", private)
+            out.notes.append(f"（私下通知写在 {path}，只有本人可读。）")
+        elif private.strip():
+            out.public += "\n" + private
+        out.public += _game_over(game, night.winner, templates)
+        return out
+
+    record_set_night(game, night_no, choice, replace=replace_record, deliver=post)
 
 
-def _game_over(game: Game, winner: GameOver | None, templates: Path | None) -> None:
-    """The game-over post (揭秘) after the night that ended the game."""
+def _game_over(game: Game, winner: GameOver | None, templates: Path | None) -> str:
+    """The game-over post (揭秘) after the night that ended the game ("" while it goes on)."""
     from killmod.announce import render
 
-    if winner:
-        click.echo()
-        click.echo(
-            render("gameover.bbcode.j2", templates, winner=winner, roster=game.roster()),
-            nl=False,
-        )
+    if not winner:
+        return ""
+    return "\n" + render("gameover.bbcode.j2", templates, winner=winner, roster=game.roster())

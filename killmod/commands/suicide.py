@@ -32,19 +32,21 @@ def suicide(
     from zoneinfo import ZoneInfo
 
     from killmod.announce import render
-    from killmod.days import record_suicide
+    from killmod.days import Suicide, record_suicide
     from killmod.night import announcement_time
+    from killmod.outputs import Outputs
     from killmod.store import Game
-    from killmod.tallying import next_day
 
-    game = Game.open(db_path)
-    at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
-    done = record_suicide(game, seat, round_no or next_day(game), at)
-    roster = game.roster()
-    names = {player.seat: player.name for player in roster.players}
-    click.echo(render(f"suicide.{fmt}.j2", templates, suicide=done, names=names), nl=False)
-    if done.winner:
-        click.echo()
-        click.echo(
-            render("gameover.bbcode.j2", templates, winner=done.winner, roster=roster), nl=False
-        )
+    def post(done: Suicide) -> Outputs:
+        roster = game.roster()
+        names = {player.seat: player.name for player in roster.players}
+        text = render(f"suicide.{fmt}.j2", templates, suicide=done, names=names)
+        if done.winner:
+            text += "\n" + render(
+                "gameover.bbcode.j2", templates, winner=done.winner, roster=roster
+            )
+        return Outputs(public=text)
+
+    with Game.open(db_path) as game:
+        at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
+        record_suicide(game, seat, round_no, at, deliver=post)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +18,10 @@ from killmod.commands.options import (
     vote_thread_options,
 )
 
+if TYPE_CHECKING:
+    from killmod.model import TallyResult
+    from killmod.store import Game
+
 FORMATS = ("bbcode", "text", "json", "audit")
 
 
@@ -25,6 +30,11 @@ FORMATS = ("bbcode", "text", "json", "audit")
 @click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
 @click.option(
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的一轮（旧记录保留）"
+)
+@click.option(
+    "--early",
+    is_flag=True,
+    help="截止时间还没到也记录（如所有人都已投票）：记录和公告都会注明“提前计票”",
 )
 @click.option(
     "--phase",
@@ -54,6 +64,7 @@ def tally(
     round_no,
     record,
     replace_record,
+    early,
     phase,
     fmt,
     edits,
@@ -65,41 +76,55 @@ def tally(
     fetching,
 ) -> None:
     """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
-    from killmod.announce import render_tally, tally_json
-    from killmod.rules import rule_set
     from killmod.store import Game
+
+    with Game.using(None if roster_path else db_path) as game:
+        _tally(
+            game,
+            source,
+            deadline=deadline,
+            roster=roster_path,
+            round_no=round_no,
+            record=record,
+            replace_record=replace_record,
+            early=early,
+            phase=phase,
+            fmt=fmt,
+            edits=edits,
+            ambiguous_time=ambiguous_time,
+            rulings=rulings,
+            templates=templates,
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+        )
+
+
+def _tally(game: Game | None, source: str, *, fmt: str, templates: Path | None, **options):
+    """Count (and record) the vote; the post is printed before the record is committed."""
+    from killmod.outputs import Outputs, print_public
     from killmod.tallying import tally as run_tally
 
-    result = run_tally(
-        source,
-        deadline=deadline,
-        roster=roster_path,
-        game=db_path,
-        round_no=round_no,
-        record=record,
-        replace_record=replace_record,
-        phase=phase,
-        edits=edits,
-        ambiguous_time=ambiguous_time,
-        rulings=rulings,
-        forum=forum,
-        profile=profile_path,
-        fetching=fetching,
-    )
+    def post(result: TallyResult) -> Outputs:
+        return Outputs(public=_post(result, game, fmt, templates))
+
+    result = run_tally(source, game=game, deliver=post if options["record"] else None, **options)
+    if not options["record"]:
+        print_public(_post(result, game, fmt, templates))
+
+
+def _post(result: TallyResult, game: Game | None, fmt: str, templates: Path | None) -> str:
+    """The announcement (or JSON, or audit), and the game-over post when the game ended."""
+    from killmod.announce import render, render_tally, tally_json
+    from killmod.rules import rule_set
+
     rules = rule_set(result.rules)
     if fmt == "json":
-        click.echo(json.dumps(tally_json(result, rules), ensure_ascii=False, indent=1))
+        text = json.dumps(tally_json(result, rules), ensure_ascii=False, indent=1) + "\n"
     else:
-        click.echo(render_tally(result, fmt, rules, templates), nl=False)
+        text = render_tally(result, fmt, rules, templates)
     if result.recorded and result.recorded.winner:
-        from killmod.announce import render
-
-        click.echo(
-            render(
-                "gameover.bbcode.j2",
-                templates,
-                winner=result.recorded.winner,
-                roster=Game.open(db_path).roster(),
-            ),
-            nl=False,
+        text += render(
+            "gameover.bbcode.j2", templates, winner=result.recorded.winner, roster=game.roster()
         )
+    return text
