@@ -22,6 +22,8 @@ class Status:
     pending_lottery: int | None
     skipped: tuple[str, ...]
     next_step: str
+    leaves: tuple[Event, ...] = ()
+    penalties: tuple[Event, ...] = ()
 
 
 def game_status(game: Game) -> Status:
@@ -54,6 +56,8 @@ def game_status(game: Game) -> Status:
             dealt,
             following,
         ),
+        leaves=tuple(e for e in events if e.kind == "leave"),
+        penalties=tuple(e for e in events if e.kind == "violation"),
     )
 
 
