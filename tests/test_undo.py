@@ -46,7 +46,11 @@ def _day(db, tmp_path, serve_site):
 STEPS = {
     "tally": (None, _day, "第 1 轮的投票"),
     "night": (None, lambda db, *_: ok(night(db, 1, "--kill", 5)), "第 1 轮的夜晚"),
-    "sub": (None, lambda db, *_: ok(run("sub", 5, "新人", "--db", db)), "5号的替补：新人 接替 玩家5"),
+    "sub": (
+        None,
+        lambda db, *_: ok(run("sub", 5, "新人", "--db", db)),
+        "5号的替补：新人 接替 玩家5",
+    ),
     "lottery make": (
         _tie,
         lambda db, *_: ok(run("lottery", "make", "--round", 1, "--db", db)),
@@ -73,8 +77,13 @@ STEPS = {
         _day,
         lambda db, tmp_path, serve_site: ok(
             run(
-                "lurkers", vote_url(serve_site, everyone_votes(16), 1), "--round", 1, "--record",
-                "--db", db,
+                "lurkers",
+                vote_url(serve_site, everyone_votes(16), 1),
+                "--round",
+                1,
+                "--record",
+                "--db",
+                db,
             )  # fmt: skip
         ),
         "第 1 轮的潜水警告",
@@ -82,7 +91,9 @@ STEPS = {
     "tally --replace": (
         _day,
         lambda db, tmp_path, serve_site: ok(
-            record_day(db, vote_url(serve_site, everyone_votes(15), 1), 1, "--round", 1, "--replace")
+            record_day(
+                db, vote_url(serve_site, everyone_votes(15), 1), 1, "--round", 1, "--replace"
+            )
         ),
         "第 1 轮的投票",
     ),
