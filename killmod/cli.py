@@ -33,6 +33,7 @@ COMMANDS = {
     "status": "killmod.commands.status:status",
     "undo": "killmod.commands.undo:undo",
     "notices": "killmod.commands.notices:notices",
+    "upgrade": "killmod.commands.upgrade:upgrade",
     "rules": "killmod.commands.rules:rules",
     "suicide": "killmod.commands.suicide:suicide",
 }

@@ -146,7 +146,7 @@ class Step:
 
     def _row(self) -> dict[str, Any]:
         kind, round_no, seat = self.first or ("step", None, None)
-        title = self.title or _generic_title(kind, round_no, seat)
+        title = self.title or generic_title(kind, round_no, seat)
         return {"kind": self.kind or kind, "round": self.round or round_no, "title": title}
 
 
@@ -204,11 +204,10 @@ class Game:
         except sqlite3.Error as error:
             raise refusal(path, error) from None
         try:
-            version = _schema_version(conn, path)
-            _check_version(version, path)
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise corrupted(path, check)
+            _check_version(_schema_version(conn, path), path)
             if conn.execute("PRAGMA journal_mode").fetchone()[0] != "delete":
                 conn.execute("PRAGMA journal_mode=DELETE")
             conn.execute("PRAGMA foreign_keys=ON")
@@ -776,7 +775,7 @@ def _substituted(player: Player, data: dict[str, Any]) -> Player:
     )
 
 
-def _generic_title(kind: str, round_no: int | None, seat: int | None) -> str:
+def generic_title(kind: str, round_no: int | None, seat: int | None) -> str:
     """A step's title from its first event, for steps whose code gave none."""
     parts = [f"第 {round_no} 轮" if round_no else "", f"{seat}号" if seat else ""]
     return " ".join(part for part in (*parts, KIND_NAMES.get(kind, kind)) if part)

@@ -53,14 +53,15 @@ def record_day(db: Path, url: str, day: int, *extra: object):
 
 
 def console(*args: object, env: Mapping[str, str] | None = None, **options):
-    """The installed ``killmod`` program in its own process (text output, no timeout games)."""
+    """The installed ``killmod`` program in its own process; ``options`` go to
+    ``subprocess.run`` (stdout and stderr are captured as text unless they say otherwise)."""
+    settings = {"text": True, "timeout": 120}
+    if "stdout" not in options:
+        settings["capture_output"] = True
     return subprocess.run(
         [str(KILLMOD), *(str(arg) for arg in args)],
-        capture_output=True,
-        text=True,
         env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})},
-        timeout=120,
-        **options,
+        **(settings | options),
     )
 
 

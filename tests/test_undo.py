@@ -84,7 +84,7 @@ STEPS = {
                 "--record",
                 "--db",
                 db,
-            )  # fmt: skip
+            )
         ),
         "第 1 轮的潜水警告",
     ),
