@@ -63,6 +63,9 @@ def user_errors(command):
         except KillmodError as error:
             click.echo(f"错误：{error.message}", err=True)
             sys.exit(error.exit_code)
+        except OverflowError:  # a number no game has, past what the game file can hold
+            click.echo("错误：输入的数字太大，超出了游戏文件能记的范围。", err=True)
+            sys.exit(2)
         except KeyboardInterrupt:
             click.echo("已取消。", err=True)
             sys.exit(130)

@@ -8,14 +8,14 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import board_options, db_option, templates_option
+from killmod.commands.options import ROUND, board_options, db_option, templates_option
 
 
 @click.command()
 @click.option(
     "--game-thread", help="游戏帖（网址、保存的网页或文件夹）：检查诈尸时间后出局玩家的发言"
 )
-@click.option("--round", "round_no", type=click.IntRange(min=1), help="只看这一轮（默认：全部）")
+@click.option("--round", "round_no", type=ROUND, help="只看这一轮（默认：全部）")
 @click.option(
     "--announced",
     multiple=True,
@@ -67,7 +67,7 @@ def audit(
 
 @click.command()
 @click.argument("seat", type=int)
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="犯规的轮次")
+@click.option("--round", "round_no", type=ROUND, required=True, help="犯规的轮次")
 @click.option(
     "--kind",
     type=click.Choice(("cancel", "extra")),

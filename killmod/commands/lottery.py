@@ -9,15 +9,13 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import ROUND, db_option, templates_option
 
 if TYPE_CHECKING:
     from killmod.lottery import Lottery, Reveal
     from killmod.store import Game
 
-round_option = click.option(
-    "--round", "round_no", type=click.IntRange(min=1), required=True, help="平票的是第几轮"
-)
+round_option = click.option("--round", "round_no", type=ROUND, required=True, help="平票的是第几轮")
 
 
 @click.group()

@@ -9,7 +9,13 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import board_options, db_option, post_format_option, templates_option
+from killmod.commands.options import (
+    ROUND,
+    board_options,
+    db_option,
+    post_format_option,
+    templates_option,
+)
 
 if TYPE_CHECKING:
     from killmod.lurkers import LurkerReport
@@ -21,7 +27,7 @@ if TYPE_CHECKING:
 @click.option(
     "--round",
     "round_no",
-    type=click.IntRange(min=1),
+    type=ROUND,
     help="第几轮：从上一轮记录的投票截止到本轮记录的投票截止",
 )
 @click.option("--from", "from_text", help="统计开始时间（不含），代替上一轮的投票截止时间")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import MAX_ROUND, db_option, templates_option
 
 if TYPE_CHECKING:
     from killmod.flows.base import NightChoice
@@ -29,7 +29,7 @@ FORMATS = ("bbcode", "text", "json")
 @click.option(
     "--round",
     "round_no",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_ROUND),
     required=True,
     help="第几夜（1.2、X、2.0 从 1 算起；V4.0 从第零晚 0 算起）",
 )

@@ -7,14 +7,12 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
-from killmod.commands.options import db_option, post_format_option, templates_option
+from killmod.commands.options import ROUND, db_option, post_format_option, templates_option
 
 
 @click.command()
 @click.argument("seat", type=int)
-@click.option(
-    "--round", "round_no", type=click.IntRange(min=1), help="第几轮（默认：正在进行的白天）"
-)
+@click.option("--round", "round_no", type=ROUND, help="第几轮（默认：正在进行的白天）")
 @click.option("--at", "at_text", help="亮牌的时间（默认现在）：提前亮牌时，之后的帖才算重新指认")
 @post_format_option
 @db_option
