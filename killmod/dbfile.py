@@ -104,7 +104,7 @@ def refusal(path: Path, error: sqlite3.Error, *, writing: bool = False) -> Killm
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
         return GameLocked(
             f"游戏文件正被另一个 killmod 使用，等了 {busy_seconds():g} 秒仍未释放：{path}。"
-            f"{nothing}等它结束后再试。"
+            f"{nothing}等它（或正在读这个文件的其他程序，如 sqlite3、Datasette）结束后再试。"
         )
     if name.startswith("SQLITE_READONLY"):
         return BadInput(unwritable(path) or f"游戏文件不能写入：{path}（只读）。{nothing}")

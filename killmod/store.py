@@ -163,7 +163,8 @@ class Game:
 
     @classmethod
     def create(cls, path: Path, roster: Roster, *, force: bool = False) -> Game:
-        """A new game file from ``roster``, readable by its owner only (0600)."""
+        """A new game file from ``roster``, readable by its owner only (0600); its first step
+        sets the game up.  A file that could not be made whole is removed again."""
         from killmod.roles import check_roster_roles
 
         roster = check_roster_roles(roster)
@@ -182,8 +183,10 @@ class Game:
             raise BadInput(f"无法建立游戏文件：{path}（{error.strerror}）") from None
         game = cls(_database(connect(path)), path)
         try:
+            game.db.conn.execute("BEGIN IMMEDIATE")
+            game._create_tables()
+            game.db.conn.execute("COMMIT")
             with game.transaction("建立游戏", kind=INIT, when_over=True):
-                game._create_tables()
                 game._write_roster(roster)
         except BaseException:
             game.close()
@@ -303,23 +306,13 @@ class Game:
         sql = "select * from steps where id > ? and kind is not null"
         if not include_void:
             sql += " and void = 0"
-        return [
-            StepRecord(
-                row["id"], row["kind"], row["round"], row["title"], row["recorded_at"], row["void"]
-            )
-            for row in self.db.query(sql + " order by id", [self._since[2]])
-        ]
+        return [_step_record(row) for row in self.db.query(sql + " order by id", [self._since[2]])]
 
     def steps_since(self, head: int) -> list[StepRecord]:
         """The steps recorded after ``head``, any game (by another killmod, while this one
         computed)."""
         rows = self.db.query("select * from steps where id > ? order by id", [head])
-        return [
-            StepRecord(
-                row["id"], row["kind"], row["round"], row["title"], row["recorded_at"], row["void"]
-            )
-            for row in rows
-        ]
+        return [_step_record(row) for row in rows]
 
     def last_step(self) -> StepRecord | None:
         """The latest standing step that ``undo`` would void (undo steps are skipped)."""
@@ -340,11 +333,8 @@ class Game:
         self._step.voided = True
 
     def _new_step(self) -> int:
-        # A failed or empty step leaves no row: the transaction rolls it back.
-        row = {"recorded_at": _now(), "void": 0}
-        if "steps" not in self.db.table_names():
-            return 0  # a file being created: _create_tables makes the table and step 1
-        return self.db["steps"].insert(row).last_pk
+        # A failed step leaves no row (the transaction rolls it back), an empty one neither.
+        return self.db["steps"].insert({"recorded_at": _now(), "void": 0}).last_pk
 
     def _finish(self, step: Step, *, when_over: bool, based_on: int | None) -> None:
         """Check what every step must respect, then name the step's row."""
@@ -410,7 +400,6 @@ class Game:
             },
             pk="id",
         )
-        self._step.id = db["steps"].insert({"recorded_at": _now(), "void": 0}).last_pk
         db["events"].create(
             {
                 "id": int,
@@ -772,6 +761,12 @@ def _substituted(player: Player, data: dict[str, Any]) -> Player:
         uid=data.get("new_uid"),
         aliases=(),
         former=(*player.former, former),
+    )
+
+
+def _step_record(row: dict[str, Any]) -> StepRecord:
+    return StepRecord(
+        row["id"], row["kind"], row["round"], row["title"], row["recorded_at"], row["void"]
     )
 
 
