@@ -32,17 +32,17 @@ def deal(
     """按规则发身份，生成每位玩家的站内短信。"""
     from killmod.deal import deal as deal_roles
     from killmod.deal import notice_names, notices
+    from killmod.delivery import Handout
     from killmod.errors import BadInput
     from killmod.model import Roster
-    from killmod.outputs import Outputs
     from killmod.store import Game
 
     if notices_dir is None and not to_stdout:
         raise BadInput("请用 --notices 文件夹 指定站内短信写到哪里（或 --stdout 打印出来）")
 
-    def hand_out(roster: Roster) -> Outputs:
+    def hand_out(roster: Roster) -> Handout:
         texts = notices(roster, templates)
-        out = Outputs()
+        out = Handout()
         if notices_dir is not None:
             for name, text in notice_names(texts, roster).items():
                 out.add_private(notices_dir / name, text)

@@ -39,18 +39,18 @@ def make(
     round_no: int, seed: int | None, out_dir: Path | None, db_path: Path, templates: Path | None
 ) -> None:
     """为第 N 轮的平票做签：给执行斑竹的站内留言（签位，保密）和投票帖公告（承诺值）。"""
+    from killmod.delivery import Handout
     from killmod.lottery import make_lottery
-    from killmod.outputs import Outputs
     from killmod.store import Game
 
-    def hand_out(made: Lottery) -> Outputs:
+    def hand_out(made: Lottery) -> Handout:
         private, public = _lots(game, made, templates)
         if out_dir is None:
-            return Outputs(
+            return Handout(
                 public="—— 站内留言：只发给执行斑竹或第三人（保密）——\n"
                 f"{private}\n—— 投票帖公告：贴到投票帖 ——\n{public}"
             )
-        out = Outputs()
+        out = Handout()
         private_path = out.add_private(out_dir / f"round{round_no}-lottery-private.txt", private)
         public_path = out.add_private(out_dir / f"round{round_no}-lottery-public.txt", public)
         out.notes.append(
@@ -109,11 +109,11 @@ def show(round_no: int, out_dir: Path, db_path: Path, templates: Path | None) ->
 def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> None:
     """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
     from killmod.announce import render
+    from killmod.delivery import Handout
     from killmod.lottery import reveal_lottery
-    from killmod.outputs import Outputs
     from killmod.store import Game
 
-    def post(drawn: Reveal) -> Outputs:
+    def post(drawn: Reveal) -> Handout:
         roster = game.roster()
         names = {player.seat: player.name for player in roster.players}
         text = render("lottery.reveal.bbcode.j2", templates, reveal=drawn, names=names)
@@ -121,7 +121,7 @@ def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> No
             text += "\n" + render(
                 "gameover.bbcode.j2", templates, winner=drawn.winner, roster=roster
             )
-        return Outputs(public=text)
+        return Handout(public=text)
 
     with Game.open(db_path) as game:
         reveal_lottery(game, round_no, lot, deliver=post)

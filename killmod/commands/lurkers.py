@@ -55,12 +55,12 @@ def lurkers(
     fetching,
 ) -> None:
     """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
+    from killmod.delivery import Handout, print_public
     from killmod.lurkers import lurkers as count_lurkers
-    from killmod.outputs import Outputs, print_public
     from killmod.store import Game
 
-    def post(report: LurkerReport) -> Outputs:
-        return Outputs(public=_post(game, report, fmt, templates))
+    def post(report: LurkerReport) -> Handout:
+        return Handout(public=_post(game, report, fmt, templates))
 
     with Game.open(db_path) as game:
         report = count_lurkers(

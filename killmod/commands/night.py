@@ -136,15 +136,15 @@ def _night_12(
 ) -> None:
     """1.2: the kill and the veto, camps only, the 诈尸 window."""
     from killmod.announce import render
+    from killmod.delivery import Handout
     from killmod.night import night_json, record_night
-    from killmod.outputs import Outputs
 
-    def post(night: Night) -> Outputs:
+    def post(night: Night) -> Handout:
         if fmt == "json":
             document = json.dumps(night_json(night), ensure_ascii=False, indent=1) + "\n"
-            return Outputs(public=document)
+            return Handout(public=document)
         text = render(f"night.{fmt}.j2", templates, night=night)
-        return Outputs(public=text + _game_over(game, night.winner, templates))
+        return Handout(public=text + _game_over(game, night.winner, templates))
 
     record_night(
         game, round_no, kill=kill, veto=veto, at_text=at_text, replace=replace_record, deliver=post
@@ -162,17 +162,17 @@ def _set_night(
 ) -> None:
     """Every other set: the public dawn post, then what is private (or a file for it)."""
     from killmod.announce import render
+    from killmod.delivery import Handout
     from killmod.nights import record_set_night
-    from killmod.outputs import Outputs
 
-    def post(night: SetNight) -> Outputs:
+    def post(night: SetNight) -> Handout:
         if fmt == "json":
             document = json.dumps(night.play.document, ensure_ascii=False, indent=1) + "\n"
-            return Outputs(public=document)
+            return Handout(public=document)
         names = {player.seat: player.name for player in game.roster().players}
         public = render(f"dawn.{fmt}.j2", templates, night=night, names=names)
         private = render("night.private.j2", templates, night=night, names=names)
-        out = Outputs(public=public)
+        out = Handout(public=public)
         if private.strip() and notices_dir is not None:
             path = out.add_private(notices_dir / f"night{night_no}-private.txt", private)
             out.notes.append(f"（私下通知写在 {path}，只有本人可读。）")

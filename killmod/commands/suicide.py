@@ -31,11 +31,11 @@ def suicide(
 
     from killmod.announce import render
     from killmod.days import Suicide, record_suicide
+    from killmod.delivery import Handout
     from killmod.night import announcement_time
-    from killmod.outputs import Outputs
     from killmod.store import Game
 
-    def post(done: Suicide) -> Outputs:
+    def post(done: Suicide) -> Handout:
         roster = game.roster()
         names = {player.seat: player.name for player in roster.players}
         text = render(f"suicide.{fmt}.j2", templates, suicide=done, names=names)
@@ -43,7 +43,7 @@ def suicide(
             text += "\n" + render(
                 "gameover.bbcode.j2", templates, winner=done.winner, roster=roster
             )
-        return Outputs(public=text)
+        return Handout(public=text)
 
     with Game.open(db_path) as game:
         at = announcement_time(at_text, ZoneInfo(game.roster().timezone))

@@ -102,11 +102,11 @@ def tally(
 
 def _tally(game: Game | None, source: str, *, fmt: str, templates: Path | None, **options):
     """Count (and record) the vote; the post is printed before the record is committed."""
-    from killmod.outputs import Outputs, print_public
+    from killmod.delivery import Handout, print_public
     from killmod.tallying import tally as run_tally
 
-    def post(result: TallyResult) -> Outputs:
-        return Outputs(public=_post(result, game, fmt, templates))
+    def post(result: TallyResult) -> Handout:
+        return Handout(public=_post(result, game, fmt, templates))
 
     result = run_tally(source, game=game, deliver=post if options["record"] else None, **options)
     if not options["record"]:

@@ -1,7 +1,7 @@
 """What a recorded step hands the judge, written before the step is committed.
 
 The order of a recorded step (README, “The game file”): compute → render every output →
-write the private files, then the public post → ``COMMIT``.  ``Outputs`` is the
+write the private files, then the public post → ``COMMIT``.  A ``Handout`` is the
 rendered part: the public post (stdout), the private files (``killmod.private_files``:
 new files only, 0600, all or none) and the notes for the judge (stderr, shown once the
 step is committed).  Handed to ``Step.deliver``, it is written at the end of the step;
@@ -24,7 +24,7 @@ from killmod.private_files import write_private_files
 
 
 @dataclass
-class Outputs:
+class Handout:
     """The public post, the private files by folder, the notes for after the commit."""
 
     public: str = ""
