@@ -70,6 +70,7 @@ KIND_NAMES = {
     "lottery_reveal": "抽签结果",
     "suicide": "亮牌自杀",
     "game_over": "游戏结束",
+    "out": "被法官判出局",
 }
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
