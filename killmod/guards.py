@@ -165,7 +165,9 @@ def refuse_early(deadline: datetime, now: datetime, *, early: bool) -> bool:
     )
 
 
-def refuse_same_thread(game: Game, round_no: int, snapshot: str, source: str, deadline: str):
+def refuse_same_thread(
+    game: Game, round_no: int, snapshot: str, source: str, deadline: str
+) -> None:
     """The same snapshot, or the same thread with the same deadline, as another round."""
     for row in game.tallies():
         if row["round"] == round_no:

@@ -275,6 +275,7 @@ class Game:
             self.db.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
             raise refusal(self.path, error, writing=True) from None
+        self._since = self._current_game_start()  # another killmod may have begun a game
         step = Step(self._new_step(), kind, round_no, title)
         self._step = step
         written: list[Delivery] = []
