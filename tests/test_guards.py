@@ -91,6 +91,9 @@ def test_no_tally_is_recorded_after_the_game_is_over(ended, serve_site):
     assert rows(ended) == before
     # counting without recording is still allowed
     ok(run("tally", url, "--db", ended, "--deadline", deadline(2)))
+    lurkers = ["lurkers", url, "--round", 1, "--db", ended]
+    refused(run(*lurkers, "--record"), "游戏已经结束（好人方胜利），不能再记录")
+    assert rows(ended) == before
 
 
 # --- a final record before the deadline ---------------------------------------------------
