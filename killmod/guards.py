@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from killmod.errors import BadInput
 from killmod.gamestate import day_goes_on
 from killmod.model import GameOver, TallyResult
-from killmod.store import INIT, Game
+from killmod.store import INIT, UNDO, Game
 from killmod.times import format_iso
 
 if TYPE_CHECKING:
@@ -71,7 +71,8 @@ def expect_day(game: Game, round_no: int, *, replacing: bool) -> None:
             )
         return
     expected = next_day(game)
-    if round_no == expected or (expected == 1 and started_in_progress(game)):
+    played = [e for e in game.events() if e.kind in ("day", "night")]
+    if round_no == expected or (not played and started_in_progress(game)):
         return
     if round_no < expected:
         raise BadInput(
@@ -128,7 +129,7 @@ def started_in_progress(game: Game) -> bool:
 def refuse_unless_latest(game: Game, step_id: int | None, what: str, latest: str) -> None:
     """A record may be recorded again only when no other step came after its step
     (``latest`` names what may be: 一夜, 一轮)."""
-    later = [step for step in game.steps() if step.id > (step_id or 0) and step.kind != "undo"]
+    later = [step for step in game.steps() if step.id > (step_id or 0) and step.kind != UNDO]
     if later:
         raise BadInput(
             f"{what}之后已经记录了别的步骤（{later[0].title}）：只能重新记录最近的{latest}；"
