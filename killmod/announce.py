@@ -1,46 +1,64 @@
 """Turning results into what the judge posts: BBCode, plain text, the audit, JSON.
 
-Every sentence comes from a Jinja2 template under ``templates/`` (or the
-judge's own folder, ``--templates``); this module only hands them data.
-Public templates get only what the rule set announces: a camp where it
-announces camps (1.2), the identities its reveal rules show, never a role.
+Every sentence comes from a Jinja2 template under ``templates/`` (or the judge's own
+folder, ``--templates``); this module only hands them data, and never the game itself.
+Templates run in Jinja2's immutable sandbox: no attribute of Python's internals
+(``cycler.__init__.__globals__``…), no file, no process; a template that tries is bad
+input naming it.  What a template receives is a view built for its audience by
+``killmod.views``: a public template (the posts, the status) gets a ``PublicView`` —
+seats, names, alive or out, the identities the rule set announces, never a living
+player's role or a hidden night effect — and a private one (notices, lots, the night
+for the judge) a ``PrivateView``.
 """
 
 from __future__ import annotations
 
+import os
 from contextlib import suppress
 from datetime import datetime
+from hashlib import sha1
 from importlib.resources import files
 from pathlib import Path
 from types import ModuleType
 
 from jinja2 import (
     ChoiceLoader,
-    Environment,
     FileSystemBytecodeCache,
     FileSystemLoader,
     StrictUndefined,
     TemplateError,
+    TemplateNotFound,
+    TemplateSyntaxError,
 )
 from jinja2.bccache import Bucket
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from platformdirs import user_cache_path
 
 from killmod.errors import BadInput
-from killmod.model import DayStep, TallyResult
-from killmod.rules import announced_camp
+from killmod.model import DayStep, GameOver, Roster, TallyResult
+from killmod.redact import redact_url
 from killmod.times import format_iso
+from killmod.views import (
+    HIDDEN_FLAGS,
+    HIDDEN_VERDICTS,
+    PrivateView,
+    PublicView,
+    gameover_view,
+    revealed_camps,
+    tally_view,
+)
 
 SCHEMA = "killmod.tally/1"
 
 
-def environment(templates: Path | None = None) -> Environment:
-    """The template environment; a judge's folder overrides the bundled templates."""
+def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
+    """The sandboxed template environment; a judge's folder overrides the bundled templates."""
     loaders = [FileSystemLoader(str(files("killmod.templates")))]
     if templates is not None:
         if not templates.is_dir():
             raise BadInput(f"模板文件夹不存在：{templates}")
         loaders.insert(0, FileSystemLoader(str(templates)))
-    env = Environment(
+    env = ImmutableSandboxedEnvironment(
         loader=ChoiceLoader(loaders),
         bytecode_cache=_compiled_templates(),
         undefined=StrictUndefined,
@@ -55,7 +73,15 @@ def environment(templates: Path | None = None) -> Environment:
 
 class _CompiledTemplates(FileSystemBytecodeCache):
     """Jinja's compiled templates kept between commands; a folder that cannot be written
-    (a full disk, a read-only home) only means they are compiled again."""
+    (a full disk, a read-only home) only means they are compiled again.
+
+    A sandboxed template compiles to other code than a plain one (every call goes
+    through the sandbox's check), so the key says the code is the sandbox's: a template
+    compiled by another environment under the same name is never loaded.
+    """
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return sha1(f"sandboxed-immutable|{name}|{filename}".encode()).hexdigest()
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         with suppress(OSError):
@@ -64,10 +90,15 @@ class _CompiledTemplates(FileSystemBytecodeCache):
 
 def _compiled_templates() -> FileSystemBytecodeCache | None:
     """Where compiled templates are kept, in killmod's cache folder: compiling a command's
-    templates takes ~40 ms of every start.  Jinja checks each against its source."""
+    templates takes ~40 ms of every start.  Jinja checks each against its source.
+
+    Compiled templates are code that runs: a folder others may write to is not used.
+    """
     folder = user_cache_path("killmod") / "templates"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if os.name != "nt" and folder.stat().st_mode & 0o022:
+            return None
     except OSError:
         return None
     return _CompiledTemplates(str(folder))
@@ -82,53 +113,90 @@ def inert_bbcode(text: object) -> str:
     return str(text).replace("[", "[[i][/i]")
 
 
-def render(name: str, templates: Path | None = None, **data: object) -> str:
-    """Render template ``name`` with ``data``; a broken judge template is bad input."""
+def render_public(name: str, templates: Path | None, view: PublicView) -> str:
+    """Render the public template ``name`` (a post, the status) with its public view."""
+    if not isinstance(view, PublicView):
+        raise TypeError(f"{name} is public: it takes a PublicView, not {type(view).__name__}")
+    return _render(name, templates, view.values)
+
+
+def render_private(name: str, templates: Path | None, view: PrivateView) -> str:
+    """Render the private template ``name`` (a notice, the lots, the judge's night)."""
+    if not isinstance(view, PrivateView):
+        raise TypeError(f"{name} is private: it takes a PrivateView, not {type(view).__name__}")
+    return _render(name, templates, view.values)
+
+
+def _render(name: str, templates: Path | None, values: dict) -> str:
+    """Render ``name``; a template that fails or breaks the sandbox is bad input naming it."""
     try:
-        return environment(templates).get_template(name).render(**data)
+        return environment(templates).get_template(name).render(**values)
+    except SecurityError as error:
+        raise BadInput(
+            f"{_at_fault(error, name)}试图访问不允许的内容（{error}）：模板在沙盒中运行，"
+            "不能读取 Python 内部的属性、文件，也不能运行程序。"
+        ) from None
+    except TemplateNotFound as error:
+        raise BadInput(f"模板 {name} 出错：找不到模板 {error.name}") from None
+    except TemplateSyntaxError as error:
+        where = f"{error.filename or error.name} 第 {error.lineno} 行"
+        raise BadInput(
+            f"模板 {error.name or name} 出错（{where}）：语法错误：{error.message}"
+        ) from None
     except TemplateError as error:
-        raise BadInput(f"模板 {name} 出错：{error}") from None
+        raise BadInput(f"{_at_fault(error, name)}{error}") from None
+    except Exception as error:  # a judge's template may divide by zero, add "a" to 1 …
+        raise BadInput(f"{_at_fault(error, name)}{type(error).__name__}：{error}") from None
+
+
+def _at_fault(error: BaseException, name: str) -> str:
+    """“模板 X 出错（file 第 N 行）：” for the template the error came from.
+
+    Jinja rewrites a rendering error's traceback so that template frames carry the
+    template's file and line: the innermost one is named (an included template, not the
+    one asked for).
+    """
+    found = None
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename.endswith(".j2"):
+            found = (trace.tb_frame.f_code.co_filename, trace.tb_lineno)
+        trace = trace.tb_next
+    if found is None:
+        return f"模板 {name} 出错："
+    return f"模板 {Path(found[0]).name} 出错（{found[0]} 第 {found[1]} 行）："
 
 
 def render_tally(
     result: TallyResult, fmt: str, rules: ModuleType, templates: Path | None = None
 ) -> str:
-    """The announcement (``bbcode``/``text``) or the per-post audit (``audit``)."""
-    return render(f"tally.{fmt}.j2", templates, **tally_view(result, rules))
+    """The announcement (``bbcode``/``text``) or the per-post audit (``audit``): public."""
+    return render_public(f"tally.{fmt}.j2", templates, tally_view(result, rules))
 
 
-def tally_view(result: TallyResult, rules: ModuleType) -> dict:
-    """What the tally templates see: the result, names by seat, public camps only, the
-    rule set's tally policy and what the vote leads to (``day``)."""
-    players = {player.seat: player for player in result.roster.players}
-    revealed = {warning.seat for warning in result.warnings if warning.action == "out"}
-    if result.outcome.kind == "eliminated":
-        revealed.add(result.outcome.seat)
-    camps = {seat: announced_camp(rules, players[seat].role) for seat in revealed}
-    history: dict[int, list] = {}
-    for verdict in result.verdicts:
-        if verdict.seat is not None and verdict.verdict in ("counted", "superseded"):
-            history.setdefault(verdict.seat, []).append(verdict)
-    return {
-        "result": result,
-        "names": {seat: player.name for seat, player in players.items()},
-        "ballots": {ballot.seat: ballot for ballot in result.ballots},
-        "camps": camps,
-        "history": history,
-        "non_voters": [b for b in result.ballots if b.kind == "self"],
-        "warnings": {warning.seat: warning for warning in result.warnings},
-        "policy": rules.TALLY_POLICY,
-        "day": result.day,
-        "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
-    }
+def render_game_over(winner: GameOver, roster: Roster, templates: Path | None = None) -> str:
+    """The game-over post (揭秘): public once the game is over, every role revealed."""
+    return render_public("gameover.bbcode.j2", templates, gameover_view(winner, roster))
+
+
+def public_tally_json(result: TallyResult, rules: ModuleType) -> dict:
+    """The ``killmod.tally/1`` document as the vote thread may see it: a post a hidden
+    night effect left uncounted (V4.0 癫狂) is ``not_counted``, with no flag naming it."""
+    document = tally_json(result, rules)
+    document["source"]["url"] = redact_url(document["source"]["url"])
+    document["flags"] = [f for f in document["flags"] if f["reason"] not in HIDDEN_FLAGS]
+    for verdict in document["verdicts"]:
+        verdict["verdict"] = HIDDEN_VERDICTS.get(verdict["verdict"], verdict["verdict"])
+    return document
 
 
 def tally_json(result: TallyResult, rules: ModuleType) -> dict:
-    """The ``killmod.tally/1`` document of DESIGN §5 (plus ``verdicts``)."""
+    """The ``killmod.tally/1`` document of README's “The JSON document” (plus ``verdicts``),
+    whole: what the game file records, and what ``--print-secrets`` prints."""
     outcome: dict = {"kind": result.outcome.kind}
     if result.outcome.kind == "eliminated":
         outcome["seat"] = result.outcome.seat
-        camp = tally_view(result, rules)["camps"].get(result.outcome.seat)
+        camp = revealed_camps(result, rules).get(result.outcome.seat)
         if camp:
             outcome["camp"] = camp
     elif result.outcome.kind == "tie":

@@ -33,6 +33,7 @@ from killmod.guards import refuse_if_over
 from killmod.lurkers import Window, read_game_thread, recorded_window
 from killmod.model import Player, Post, Roster
 from killmod.night import ZHASHI
+from killmod.redact import redact_url
 from killmod.store import Event, Game
 
 # Verdicts of the vote thread that are violations (补充说明 二.5).
@@ -180,7 +181,10 @@ def check_game_thread(
     window = recorded_window(game, round_no) if round_no is not None else Window(None, None)
     unknown = tuple(p for p in roster.players if not p.alive and p.seat not in until)
     return GameThreadCheck(
-        thread.source, thread.title, ghost_posts(thread.posts, roster, until, window), unknown
+        redact_url(thread.source),
+        thread.title,
+        ghost_posts(thread.posts, roster, until, window),
+        unknown,
     )
 
 

@@ -8,6 +8,9 @@ as the board sent them.  The file is written to a temporary file and moved into 
 
 A warm read of a long game thread takes the unchanged pages' posts from the first lines
 alone, and parses only the pages that changed.
+
+A URL's login (``user:password@``) is kept out of the cache: the file's name and its
+first line are of the URL without it (``killmod.redact``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from platformdirs import user_cache_path
 
 from killmod.errors import BadInput
 from killmod.model import Page, Post
+from killmod.redact import redact_url
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ class PageCache:
     def put(self, page: Fetched, parsed: ParsedPage | None = None) -> None:
         """Keep ``page`` (and what it was parsed into), replacing what was kept for its URL."""
         meta: dict = {
-            "url": page.url,
+            "url": redact_url(page.url),
             "fetched_at": page.fetched_at.isoformat(),
             "header_charset": page.header_charset,
         }
@@ -108,7 +112,8 @@ class PageCache:
             raise BadInput(f"无法写入缓存文件夹：{self.root}（{error.strerror}）") from None
 
     def _path(self, url: str) -> Path:
-        return self.root / f"{hashlib.sha256(url.encode('utf-8')).hexdigest()}.page"
+        key = redact_url(url).encode("utf-8")
+        return self.root / f"{hashlib.sha256(key).hexdigest()}.page"
 
 
 def _meta(line: bytes, url: str) -> dict | None:
@@ -118,7 +123,7 @@ def _meta(line: bytes, url: str) -> dict | None:
         datetime.fromisoformat(meta["fetched_at"])
     except (KeyError, TypeError, ValueError):
         return None
-    return meta if meta.get("url") == url else None
+    return meta if meta.get("url") == redact_url(url) else None
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

@@ -43,25 +43,29 @@ class _Notices(logging.Handler):
     """Shows killmod's logged warnings (in Chinese) on stderr while a command runs."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        click.echo(f"注意：{record.getMessage()}", err=True)
+        from killmod.redact import redact
+
+        click.echo(f"注意：{redact(record.getMessage())}", err=True)
 
 
 def user_errors(command):
     """Print a KillmodError's Chinese message and exit with its code: no traceback.
 
-    Warnings killmod logs on the way (``logging``) are shown on stderr.
+    Warnings killmod logs on the way (``logging``) are shown on stderr.  A login in a URL
+    (``user:password@``) is never shown (``killmod.redact``).
     """
 
     @wraps(command)
     def wrapper(*args, **kwargs):
         from killmod.errors import KillmodError
+        from killmod.redact import redact
 
         notices = _Notices(logging.WARNING)
         logging.getLogger("killmod").addHandler(notices)
         try:
             return command(*args, **kwargs)
         except KillmodError as error:
-            click.echo(f"错误：{error.message}", err=True)
+            click.echo(f"错误：{redact(error.message)}", err=True)
             sys.exit(error.exit_code)
         except OverflowError:  # a number no game has, past what the game file can hold
             click.echo("错误：输入的数字太大，超出了游戏文件能记的范围。", err=True)

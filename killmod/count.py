@@ -61,11 +61,12 @@ class TallyOptions:
 class Scope:
     """What the game file says about this vote: who has no ballot, whom it may name, since when.
 
-    The posts of a ``silenced`` seat carry no ballot (V4.0 癫狂): verdict ``frenzy``
-    and a ``frenzy`` flag. ``candidates`` are the only seats a vote may name (empty:
-    any living player); a vote for another is ``invalid_target`` noted
-    ``not_candidate``. Posts at or before ``opened`` belong to the round's previous
-    vote: verdict ``earlier_vote``. Neither verdict is a rejection.
+    The posts of a ``silenced`` seat carry no ballot (V4.0 癫狂): each is read as
+    anyone's, and one that would count is verdict ``frenzy`` with a ``frenzy`` flag.
+    ``candidates`` are the only seats a vote may name (empty: any living player); a
+    vote for another is ``invalid_target`` noted ``not_candidate``. Posts at or before
+    ``opened`` belong to the round's previous vote: verdict ``earlier_vote``. Neither
+    verdict is a rejection.
     """
 
     silenced: frozenset[int] = frozenset()
@@ -185,9 +186,6 @@ def _judge(post, roster, deadline, authors, reader, options, scope, flags):
         return "ignored", seat, None, ruling_note, ()
     if scope.opened is not None and post.posted_at <= scope.opened:
         return "earlier_vote", seat, None, ruling_note, ()
-    if seat in scope.silenced:
-        flags.append(Flag(post.floor, seat, "frenzy"))
-        return "frenzy", seat, None, ruling_note, ()
     timing = _timing(post.posted_at, post.precision, deadline)
     if timing == "late":
         return "late", seat, None, ruling_note, ()
@@ -217,6 +215,11 @@ def _judge(post, roster, deadline, authors, reader, options, scope, flags):
             return "edited", seat, reading, ruling_note, notes
         if edit_timing == "ambiguous":
             flags.append(Flag(post.floor, seat, "time_ambiguous", "edited"))
+    if seat in scope.silenced:
+        # Read as anyone's post, so that only a ballot that would count differs: a
+        # silenced player's other posts look the same as everyone's in the public count.
+        flags.append(Flag(post.floor, seat, "frenzy"))
+        return "frenzy", seat, reading, ruling_note, notes
     return _Accepted(post, seat, reading.kind, reading.target, reading.fragment, ruling_note, notes)
 
 

@@ -7,13 +7,14 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
-from killmod.announce import render
+from killmod.announce import render_private
 from killmod.errors import BadInput
 from killmod.gamestate import flow_of
 from killmod.guards import refuse_if_over
 from killmod.model import Player, Roster
 from killmod.roles import check_dealt
 from killmod.store import Delivery, Game
+from killmod.views import notice_view
 
 
 def deal_roles(roster: Roster, seed: int | None = None) -> dict[int, str]:
@@ -58,13 +59,15 @@ def notices(roster: Roster, templates: Path | None = None) -> dict[int, str]:
     """
     flow = flow_of(roster)
     return {
-        player.seat: render(
+        player.seat: render_private(
             "notice.j2",
             templates,
-            player=player,
-            rules=roster.rules,
-            partners=_partners(player, roster, flow.teams),
-            is_killer=player.role == flow.rules.KILLER,
+            notice_view(
+                player,
+                roster,
+                _partners(player, roster, flow.teams),
+                killer=player.role == flow.rules.KILLER,
+            ),
         )
         for player in roster.players
     }
@@ -100,13 +103,9 @@ def _partners(player: Player, roster: Roster, teams: tuple[frozenset[str], ...])
     return [p for p in roster.players if p.role in team and p.seat != player.seat]
 
 
-def notice_names(texts: dict[int, str], roster: Roster) -> dict[str, str]:
-    """The notices by file name: ``03-名字.txt`` for the seat's current holder."""
-    return {
-        f"{player.seat:02d}-{_safe(player.name)}.txt": texts[player.seat]
-        for player in roster.players
-        if player.seat in texts
-    }
+def notice_stem(player: Player) -> str:
+    """A player's notice file is named by seat and name: ``05-meer``."""
+    return f"{player.seat:02d}-{_safe(player.name)}"
 
 
 def _safe(name: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,11 +26,13 @@ from killmod.private_files import write_private_files
 
 @dataclass
 class Handout:
-    """The public post, the private files by folder, the notes for after the commit."""
+    """The public post, the private files by folder, the notes (and other things to do)
+    for after the commit."""
 
     public: str = ""
     private: dict[Path, dict[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    later: list[Callable[[], None]] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
 
     def add_private(self, path: Path, text: str) -> Path:
@@ -56,9 +59,11 @@ class Handout:
         self.written = []
 
     def announce(self) -> None:
-        """The notes, on stderr, once the step is in the game file."""
+        """The notes, on stderr, once the step is in the game file (then ``later``)."""
         for note in self.notes:
             click.echo(note, err=True)
+        for then in self.later:
+            then()
 
 
 def print_public(text: str) -> None:

@@ -144,7 +144,7 @@ def require_dealt(game: Game) -> None:
         raise BadInput(
             "还没有发身份，不能记录夜晚："
             f"{'、'.join(f'{seat}号' for seat in missing)}没有身份。"
-            "先 killmod deal --notices 文件夹（或在名单里写 role）。"
+            "先 killmod deal 发身份（或在名单里写 role）。"
         )
 
 

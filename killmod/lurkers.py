@@ -33,6 +33,7 @@ from killmod.guards import refuse_if_over
 from killmod.model import GameOver, GameWarning, Player, Post, Roster
 from killmod.names import fold
 from killmod.record import check_win, record_warning
+from killmod.redact import redact_url
 from killmod.rules import announced_camp, rule_set
 from killmod.store import Delivery, Game
 from killmod.thread import Thread, read_thread
@@ -157,7 +158,9 @@ def lurkers(
         minimum=minimum,
         leaves=leaves(game),
     )
-    report = LurkerReport(round_no, window, minimum, thread.source, thread.title, counts)
+    report = LurkerReport(
+        round_no, window, minimum, redact_url(thread.source), thread.title, counts
+    )
     if record:
         return record_lurkers(game, report, rules, based_on=head, deliver=deliver)
     return report

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
 
@@ -36,9 +36,7 @@ def write_private_files(folder: Path, texts: Mapping[str, str]) -> list[Path]:
     """
     _make_folder(folder)
     targets = [folder / name for name in texts]
-    for target in targets:
-        if os.path.lexists(target):
-            raise BadInput(_taken(target))
+    refuse_taken(folder, texts)
     staged: list[tuple[Path, Path]] = []
     placed: list[Path] = []
     try:
@@ -55,6 +53,15 @@ def write_private_files(folder: Path, texts: Mapping[str, str]) -> list[Path]:
         for temporary, _ in staged:
             _remove(temporary)
     return targets
+
+
+def refuse_taken(folder: Path, names: Iterable[str]) -> None:
+    """A ``BadInput`` naming the first of ``names`` already taken in ``folder`` (a file or a
+    symlink), so that a step can refuse before it records anything."""
+    for name in names:
+        target = folder / name
+        if os.path.lexists(target):
+            raise BadInput(_taken(target))
 
 
 def _make_folder(folder: Path) -> None:

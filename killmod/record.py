@@ -22,6 +22,7 @@ from killmod.errors import BadInput
 from killmod.gamestate import verdict_for
 from killmod.guards import expect_day, refuse_if_over, refuse_same_thread
 from killmod.model import GameOver, GameWarning, Post, Recorded, TallyResult
+from killmod.redact import redact_url
 from killmod.rules import rule_set
 from killmod.store import Delivery, Game, post_row
 from killmod.thread import Thread
@@ -65,19 +66,20 @@ def record_tally(
     rules = rule_set(result.rules)
     snapshot = snapshot_hash(thread.posts)
     deadline = format_iso(result.deadline)
-    title = f"第 {result.round} 轮的投票（{thread.title or thread.source}，截止 {deadline}）"
+    source = redact_url(thread.source)  # a login in the address is never kept
+    title = f"第 {result.round} 轮的投票（{thread.title or source}，截止 {deadline}）"
     with game.transaction(title, kind="tally", round_no=result.round, based_on=based_on) as step:
         if not replace:
             refuse_if_over(game)
         expect_day(game, result.round, replacing=replace)
         plan_day(game, result.round, phase=None, recording=True, replacing=replace)
-        refuse_same_thread(game, result.round, snapshot, thread.source, deadline)
+        refuse_same_thread(game, result.round, snapshot, source, deadline)
         existing = game.tally_record(result.round) if replace else None
         document = tally_json(result, rules)
         tally_id = game.save_tally(
             result.round,
             deadline=deadline,
-            source=thread.source,
+            source=source,
             title=thread.title,
             snapshot=snapshot,
             result=document,

@@ -28,6 +28,7 @@ from killmod.guards import (
     thread_problems,
 )
 from killmod.model import Post, Roster, Source, TallyResult
+from killmod.redact import redact_url
 from killmod.roster import load_roster
 from killmod.rules import rule_set
 from killmod.rulings import Ruling, load_rulings
@@ -207,7 +208,7 @@ def tally_thread(
     name, who is silenced, how posts are read, and what the count leads to.
     """
     deadline = resolve_deadline(deadline, thread, ZoneInfo(roster.timezone))
-    source = Source(thread.source, thread.title, thread.pages, len(thread.posts))
+    source = Source(redact_url(thread.source), thread.title, thread.pages, len(thread.posts))
     result = count_votes(
         thread.posts,
         roster,

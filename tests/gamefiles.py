@@ -80,8 +80,9 @@ def run(*args: object) -> Result:
 
 
 def ok(done: Result) -> str:
+    """The public post (stdout) of a command that succeeded."""
     assert done.exit_code == 0, done.output
-    return done.output
+    return done.stdout
 
 
 def refused(done: Result, message: str) -> None:
@@ -145,6 +146,12 @@ def alive(db: Path) -> list[int]:
     return [player.seat for player in Game.open(db).roster().living]
 
 
-def public_part(output: str) -> str:
-    """The public post of a night's output: everything before the first private header."""
-    return output.split("—— 仅")[0]
+def private_text(db: Path, name: str) -> str:
+    """A private file a command wrote in the game's private folder (beside the game file)."""
+    return (db.parent / f"{db.stem}-private" / name).read_text(encoding="utf-8")
+
+
+def said(done: Result) -> str:
+    """What a command that succeeded told the judge on stderr (never the post)."""
+    assert done.exit_code == 0, done.output
+    return done.stderr

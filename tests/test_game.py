@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import stat
 from dataclasses import replace as dataclass_replace
@@ -136,9 +137,49 @@ def test_deal_with_a_seed_is_reproducible_and_refused_twice(tmp_path):
     assert dealt[0] == dealt[1]
 
 
-def test_deal_needs_somewhere_to_put_the_notices(game):
-    result = run("deal", "--db", str(game))
-    assert result.exit_code == 2 and "--notices" in result.output
+def dealable(tmp_path: Path) -> Path:
+    """A game file of the demo roster with no roles yet."""
+    roster = tmp_path / "roster.toml"
+    roster.write_text(re.sub(r'role = "[^"]*"\n', "", DEMO_ROSTER_TOML), encoding="utf-8")
+    db = tmp_path / "killmod.db"
+    assert run("init", "--roster", str(roster), "--db", str(db)).exit_code == 0
+    return db
+
+
+def test_deal_writes_the_notices_beside_the_game_file_by_default(tmp_path):
+    db = dealable(tmp_path)
+    result = run("deal", "--db", str(db), "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""  # no public post, and never a role on the screen
+    folder = tmp_path / "killmod-private"
+    assert f"{folder}{os.sep}（16 个文件）" in result.stderr
+    assert mode(folder) == 0o700
+    files = sorted(folder.iterdir())
+    assert len(files) == 16 and all(mode(f) == 0o600 for f in files)
+    assert not any(role in result.output for role in ("杀手", "水民", "检查官"))
+
+
+def test_a_planted_link_in_the_private_folder_is_refused_and_nothing_is_dealt(tmp_path):
+    db = dealable(tmp_path)
+    folder = tmp_path / "killmod-private"
+    folder.mkdir()
+    seat = Game.open(db).roster().players[3]
+    planted = folder / f"{seat.seat:02d}-{seat.name}.txt"
+    elsewhere = tmp_path / "shared.txt"
+    planted.symlink_to(elsewhere)
+    result = run("deal", "--db", str(db))
+    assert result.exit_code == 2
+    assert str(planted) in result.output and "符号链接" in result.output
+    assert not elsewhere.exists() and not events(db, "deal")
+    assert sorted(folder.iterdir()) == [planted]
+
+
+def test_printing_the_notices_takes_an_option_that_says_so(tmp_path):
+    db = dealable(tmp_path)
+    result = run("deal", "--db", str(db), "--seed", "3", "--print-secrets")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("（不要贴到论坛）——") == 16 and "身份是【" in result.stdout
+    assert not (tmp_path / "killmod-private").exists()
 
 
 def test_deal_refuses_a_roster_of_the_wrong_size(tmp_path):

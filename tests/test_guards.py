@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from gamefiles import deadline, night, ok, refused, run, vote_thread
+from gamefiles import deadline, night, ok, refused, run, said, vote_thread
 from gamesteps import ROLES, everyone_votes, game_12, record_day, rows, vote_url
 from pagebuilder import discuz_x_site
 
@@ -167,8 +167,7 @@ def test_a_thread_opened_after_the_deadline_is_refused_and_warned(tmp_path, serv
         run(*early, "--record"), "在截止时间 2024-02-28T22:00:00+08:00 之后：截止时间或投票帖不对？"
     )
     assert Game.open(db).tally_record(1) is None
-    warned = ok(run(*early))
-    assert "注意：投票帖的第一个帖子（1楼" in warned
+    assert "注意：投票帖的第一个帖子（1楼" in said(run(*early))
 
 
 def test_a_thread_whose_player_posts_all_come_after_the_deadline(tmp_path, serve_site):
@@ -176,7 +175,7 @@ def test_a_thread_whose_player_posts_all_come_after_the_deadline(tmp_path, serve
     url = vote_url(serve_site, everyone_votes(16), 1)
     late = ["tally", url, "--db", db, "--deadline", "2024-03-01 19:30"]
     refused(run(*late, "--record"), "玩家的 16 个帖子都在截止时间 2024-03-01T19:30:00+08:00 之后")
-    assert "注意：玩家的 16 个帖子都在截止时间" in ok(run(*late))
+    assert "注意：玩家的 16 个帖子都在截止时间" in said(run(*late))
 
 
 def test_a_thread_without_any_post_of_a_player_is_refused_and_warned(tmp_path, serve_site):
@@ -186,6 +185,6 @@ def test_a_thread_without_any_post_of_a_player_is_refused_and_warned(tmp_path, s
     url = served(serve_site, replace(thread, posts=[thread.posts[0], *others[1:]]))
     refused(record_day(db, url, 1), "没有一个是名单上的玩家发的：名单或游戏文件（--db）不对")
     assert Game.open(db).events("warning") == []  # nobody warned for a wrong thread
-    assert "注意：投票帖里 17 个帖子没有一个是名单上的玩家发的" in ok(
+    assert "注意：投票帖里 17 个帖子没有一个是名单上的玩家发的" in said(
         run("tally", url, "--db", db, "--deadline", deadline(1))
     )

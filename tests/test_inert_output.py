@@ -142,10 +142,11 @@ def thread_with(names: dict[int, str], passerby: str, title: str, texts: tuple[s
 
 
 def cli(*args: object, ok: bool = True) -> str:
+    """A command's public output (stdout)."""
     result = CliRunner().invoke(main, [str(arg) for arg in args])
     if ok:
         assert result.exit_code == 0, result.output
-    return result.output
+    return result.stdout
 
 
 def play(folder: Path, serve_site, evil: bool) -> dict[str, str]:
@@ -184,8 +185,7 @@ def play(folder: Path, serve_site, evil: bool) -> dict[str, str]:
     rulings.write_text("[19]\ntarget = 7\n", encoding="utf-8")
     cli("init", "--roster", roster, "--db", tied)
     out["tally.tie"] = cli(*day, "--db", tied, "--record", "--round", 1, "--rulings", rulings)
-    made = cli("lottery", "make", "--round", 1, "--seed", 1, "--db", tied)
-    out["lottery.public"] = made.split("—— 投票帖公告：贴到投票帖 ——\n")[1]
+    out["lottery.public"] = cli("lottery", "make", "--round", 1, "--seed", 1, "--db", tied)
     out["lottery.reveal"] = cli("lottery", "reveal", "--round", 1, "--lot", 1, "--db", tied)
     # killers 14 and 9 out in one night (a kill, a veto): the game ends, every role revealed
     ended = folder / "ended.db"

@@ -69,11 +69,15 @@ def record_tie(db: Path, round_no: int, seats: list[int]) -> None:
 
 
 def make(db: Path, round_no: int = 1, *extra: str) -> tuple[str, str]:
-    """Make the lots; returns (private message, public post)."""
+    """Make the lots; returns (private message, public post): the message is the file the
+    command names on stderr, in the private folder beside the game file; the post is stdout."""
     done = run("lottery", "make", "--round", round_no, "--db", db, *extra)
     assert done.exit_code == 0, done.output
-    private, public = done.output.split("—— 投票帖公告：贴到投票帖 ——\n")
-    return private, public
+    (written,) = re.findall(r"写在 (\S+)，只有你能读", done.stderr)
+    path = Path(written)
+    assert path.parent == db.parent / f"{db.stem}-private"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    return path.read_text(encoding="utf-8"), done.stdout
 
 
 def lots(db: Path, round_no: int = 1) -> dict:
@@ -184,17 +188,31 @@ def test_the_private_message_has_the_mapping_and_the_public_post_does_not(tied: 
     assert "[b]1–2[/b]" in public and "5号 预言家本家" in public and "7号 花生米" in public
 
 
-def test_out_writes_both_texts_0600(tied: Path, tmp_path: Path):
+def test_private_dir_takes_the_lots_and_stdout_the_post(tied: Path, tmp_path: Path):
     folder = tmp_path / "lots"
-    done = run("lottery", "make", "--round", 1, "--db", tied, "--out", folder)
+    done = run("lottery", "make", "--round", 1, "--db", tied, "--private", folder)
     assert done.exit_code == 0, done.output
     assert lots(tied)["salt"] not in done.output
-    private = folder / "round1-lottery-private.txt"
-    public = folder / "round1-lottery-public.txt"
-    for path in (private, public):
-        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert "号签：" not in done.output and lots(tied)["commitment"] in done.stdout
+    (private,) = folder.iterdir()
+    assert private.name == "round1-lottery-private.txt"
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
     assert "1 号签" in private.read_text(encoding="utf-8")
-    assert "号签：" not in public.read_text(encoding="utf-8")
+    assert str(private) in done.stderr
+
+
+def test_the_old_out_option_still_names_the_folder(tied: Path, tmp_path: Path):
+    done = run("lottery", "make", "--round", 1, "--db", tied, "--out", tmp_path / "old")
+    assert done.exit_code == 0, done.output
+    assert [p.name for p in (tmp_path / "old").iterdir()] == ["round1-lottery-private.txt"]
+
+
+def test_printing_the_lots_takes_an_option_that_says_so(tied: Path):
+    done = run("lottery", "make", "--round", 1, "--db", tied, "--print-secrets")
+    assert done.exit_code == 0, done.output
+    public, secret = done.stdout.split("—— 保密：round1-lottery-private.txt（不要贴到论坛）——")
+    assert "号签：" not in public and "1 号签：" in secret and lots(tied)["salt"] in secret
+    assert not (tied.parent / "game-private").exists()
 
 
 # --- revealing the draw ---------------------------------------------------------------------
@@ -260,7 +278,9 @@ def test_re_recording_the_tie_voids_its_lottery(tied: Path, tmp_path: Path):
     assert not game.events("lottery") and not game.events("lottery_reveal")
     assert len(game.events("lottery", include_void=True)) == 1
     assert all(player.seat in (6, 11) or player.alive for player in game.roster().players)
-    make(tied)  # the new record's tie gets new lots
+    private, _ = make(tied)  # the new record's tie gets new lots, in a file of their own
+    assert lots(tied)["salt"] in private
+    assert (tied.parent / "game-private" / "round1-lottery-private-2.txt").exists()
 
 
 def test_public_lottery_posts_never_show_a_living_players_role(db: Path):
@@ -269,11 +289,11 @@ def test_public_lottery_posts_never_show_a_living_players_role(db: Path):
     record_tie(db, 1, [4, 8, 9])  # 狼人杀手 (水民), the 检查官, a killer
     posts.append((make(db)[1], 0))
     lot = next(int(lot) for lot, seat in lots(db)["mapping"].items() if seat == 8)
-    posts.append((run("lottery", "reveal", "--round", 1, "--lot", lot, "--db", db).output, 0))
+    posts.append((run("lottery", "reveal", "--round", 1, "--lot", lot, "--db", db).stdout, 0))
     record_tie(db, 2, [9, 14, 4])
     posts.append((make(db, 2)[1], 0))
     lot = next(int(lot) for lot, seat in lots(db, 2)["mapping"].items() if seat == 9)
-    posts.append((run("lottery", "reveal", "--round", 2, "--lot", lot, "--db", db).output, 1))
+    posts.append((run("lottery", "reveal", "--round", 2, "--lot", lot, "--db", db).stdout, 1))
     for text, dead_killers in posts:
         text = without_names(text, db)
         assert "水民" not in text and "检查官" not in text

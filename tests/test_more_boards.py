@@ -378,7 +378,7 @@ def test_tally_command_takes_a_profile(serve_site, tmp_path: Path) -> None:
     profile = ["--profile", str(PROFILES / "tieba.toml")]
     done = CliRunner().invoke(main, [*args, *profile, "--format", "json"])
     assert done.exit_code == 0, done.output
-    assert json.loads(done.output)["source"]["pages"] == 1
+    assert json.loads(done.stdout)["source"]["pages"] == 1
     both = CliRunner().invoke(main, [*args, *profile, "--forum", "discuz_x"])
     assert both.exit_code == 2
     assert "只能选一个" in both.output

@@ -19,10 +19,11 @@ from gamefiles import (
     night,
     night_json,
     ok,
-    public_part,
+    private_text,
     refused,
     roster_toml,
     run,
+    said,
     serve,
     tally,
     tally_json,
@@ -80,12 +81,18 @@ def x_game(tmp_path):
 
 def test_x_night_kill_and_the_police_gesture_in_private(x_game):
     refused(night(x_game, 1, "--check", 1), "杀手每晚必须杀一人")
-    output = ok(night(x_game, 1, "--kill", 5, "--check", 1, "--format", "text"))
-    public = public_part(output)
+    public = ok(night(x_game, 1, "--kill", 5, "--check", 1, "--format", "text"))
     assert "本轮被杀的是5号。" in public and "请留第1个遗言。" in public
-    assert not any(word in public for word in ROLE_WORDS)
-    assert "1号 玩家1：杀手（裁判手势：竖起右手拇指）" in output.split("仅发给警察")[1]
+    assert not any(word in public for word in ROLE_WORDS) and "仅发给" not in public
+    private = private_text(x_game, "night1-private.txt")
+    assert "1号 玩家1：杀手（裁判手势：竖起右手拇指）" in private.split("仅发给警察")[1]
     doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--replace")
+    assert doc == {"schema": "killmod.night/1", "round": 1, "out": [5], "shown": {}}
+    assert "3号 玩家3：警察" in private_text(x_game, "night1-private-2.txt")  # recorded again
+
+
+def test_x_the_whole_night_document_takes_print_secrets(x_game):
+    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--print-secrets")
     assert doc == {
         "schema": "killmod.night/1",
         "round": 1,
@@ -146,12 +153,14 @@ def test_x_the_first_victim_may_not_be_killed_first_again_next_game(x_game, tmp_
     swapped = {2: "玩家5", 5: "玩家2"}  # 玩家5 now sits in seat 2
     roster.write_text(roster_toml("x", X_ROLES, names=swapped), encoding="utf-8")
     refused(run("init", "--roster", roster, "--db", x_game, "--next-game", "--force"), "只能选一个")
-    assert "上一局的记录保留" in ok(run("init", "--roster", roster, "--db", x_game, "--next-game"))
+    started = run("init", "--roster", roster, "--db", x_game, "--next-game")
+    assert "上一局的记录保留" in said(started)
     game = Game.open(x_game)
     assert game.previous_games()[0]["first_victim"] == "玩家5"
     assert game.events() == [] and len(alive(x_game)) == 8
     refused(night(x_game, 1, "--kill", 2), "不允许连续两局第一轮杀同一个人")
-    ok(night(x_game, 1, "--kill", 5))
+    ok(night(x_game, 1, "--kill", 5, "--check", 3))
+    assert "3号 玩家3：警察" in private_text(x_game, "game2-night1-private.txt")
     ok(night(x_game, 2, "--kill", 2))  # only the first round is ruled out
     all_deaths = [
         row["seat"] for row in game.db.query("select seat from events where kind = 'death'")
@@ -250,7 +259,7 @@ def test_2_0_the_knifed_card_is_shown_and_killers_leave_no_last_words(r20_game, 
     assert doc["day"]["shown"] == {"1": "杀手"}
     assert "1号被判死亡，翻牌：杀手。杀手没有遗言。" in doc["day"]["posts"]
     dawn = ok(night(r20_game, 2, "--kill", 7, "--check", 2))
-    assert "昨夜被杀的是7号，翻牌：平民。被杀者没有遗言。" in public_part(dawn)
+    assert "昨夜被杀的是7号，翻牌：平民。被杀者没有遗言。" in dawn
 
 
 def test_2_0_suicide_in_his_defence_ends_the_day(r20_game, serve_site):
@@ -306,11 +315,10 @@ def test_variants_night_guard_possession_and_check(tmp_path):
     refused(night(db, 2, "--kill", 8, "--pact", 1), "本局没有毒药，不需要生死状")
     refused(night(db, 2, "--kill", 8, "--guard", "7=7"), "守护神不得守护自己")
     args = ("--kill", 8, "--guard", "7=8", "--possess", 9, "--check", 9, "--format", "text")
-    output = ok(night(db, 2, *args))
-    public = public_part(output)
+    public = ok(night(db, 2, *args))
     assert "7号死亡，身份：守护神。" in public and "8号" not in public
     assert "被附体" not in public and "鬼匪" not in public
-    private = output.split("—— 仅", 1)[1]
+    private = private_text(db, "night2-private.txt")
     assert "9号 玩家9：被附体匪" in private
     assert "你已被鬼匪附体" in private and "附体成功：9号已转为匪" in private
     assert alive(db) == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
@@ -351,8 +359,8 @@ def test_variants_poison_needs_a_pact_and_hides_the_pair(tmp_path):
     db = new_game(tmp_path, "2.0", roles, extra='variants = ["poison"]')
     refused(night(db, 2, "--kill", 7), "须同时写明生死状")
     refused(night(db, 2, "--kill", 8, "--pact", 1, "--check", 8, "--check", 9), "不是毒药")
-    output = ok(night(db, 2, "--kill", 7, "--pact", 1, "--check", 7, "--format", "text"))
-    public = public_part(output)
+    public = ok(night(db, 2, "--kill", 7, "--pact", 1, "--check", 7, "--format", "text"))
     assert "1号、7号同死：一人是毒药，一人是与毒药同死的匪徒，不公布谁是谁。" in public
-    assert "7号 玩家7：毒药" in output.split("仅发给警察")[1]
+    private = private_text(db, "night2-private.txt")
+    assert "7号 玩家7：毒药" in private.split("仅发给警察")[1]
     assert alive(db) == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12]

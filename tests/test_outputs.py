@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gamefiles import deadline, night, ok, refused, run
+from gamefiles import deadline, night, ok, private_text, refused, run, said
 from gamesteps import (
     KILLMOD,
     ROLES,
@@ -101,20 +101,25 @@ def test_notices_are_written_again_for_the_living_and_the_substitutes(tmp_path):
     ok(night(db, 1, "--kill", 16))
     ok(run("sub", 5, "新人", "--db", db))
     again = tmp_path / "again"
-    done = run("notices", "--out", again, "--db", db)
-    assert done.exit_code == 0 and f"已重发 15 份站内短信，写在 {again}/" in done.output
+    told = said(run("notices", "--out", again, "--db", db))
+    assert f"重发的站内短信（15 份）写在 {again}" in told and "只有你能读" in told
     names = sorted(os.listdir(again))
-    assert "16-玩家16.txt" not in names and "05-新人.txt" in names and len(names) == 15
+    assert "16-玩家16-again.txt" not in names and "05-新人-again.txt" in names
+    assert len(names) == 15
     role = Game.open(db).roster().seat(5).role
-    seat5 = (again / "05-新人.txt").read_text("utf-8")
+    seat5 = (again / "05-新人-again.txt").read_text("utf-8")
     assert seat5.startswith("新人，你好") and f"【{role}】" in seat5
     original = tmp_path / "notices" / "01-玩家1.txt"
-    assert (again / "01-玩家1.txt").read_text("utf-8") == original.read_text("utf-8")
-    one = tmp_path / "one"
-    ok(run("notices", "--out", one, "--seat", 5, "--db", db))
-    assert os.listdir(one) == ["05-新人.txt"]
+    assert (again / "01-玩家1-again.txt").read_text("utf-8") == original.read_text("utf-8")
+    ok(run("notices", "--out", again, "--seat", 5, "--db", db))  # never over a file:
+    assert (again / "05-新人-again-2.txt").read_text("utf-8") == seat5  # a new one beside it
     refused(run("notices", "--out", tmp_path / "x", "--seat", 16, "--db", db), "16号 玩家16 已出局")
-    refused(run("notices", "--out", again, "--db", db), "已经存在")  # never over a file
+
+
+def test_notices_go_to_the_games_private_folder_unless_told(tmp_path):
+    db = dealt(tmp_path)
+    ok(run("notices", "--seat", 1, "--db", db))
+    assert private_text(db, "01-玩家1-again.txt").startswith("玩家1，你好")
 
 
 def test_notices_before_the_deal_are_refused(tmp_path):
@@ -127,9 +132,9 @@ def test_the_lots_are_written_again_from_the_game_file(tmp_path, serve_site):
     ok(record_day(db, vote_url(serve_site, TIE, 1), 1))
     ok(run("lottery", "make", "--round", 1, "--out", tmp_path / "lots", "--db", db))
     made = (tmp_path / "lots" / "round1-lottery-private.txt").read_text("utf-8")
-    done = run("lottery", "show", "--round", 1, "--out", tmp_path / "again", "--db", db)
-    assert done.exit_code == 0 and "已重发第 1 轮的签位" in done.output
-    assert (tmp_path / "again" / "round1-lottery-private.txt").read_text("utf-8") == made
+    told = said(run("lottery", "show", "--round", 1, "--out", tmp_path / "lots", "--db", db))
+    assert "第 1 轮的签位（重发）写在" in told
+    assert (tmp_path / "lots" / "round1-lottery-private-again.txt").read_text("utf-8") == made
     refused(
         run("lottery", "show", "--round", 2, "--out", tmp_path / "x", "--db", db),
         "第 2 轮没有做过签",

@@ -38,7 +38,7 @@ def test_an_existing_file_is_not_overwritten(tmp_path):
 
 def test_several_files_are_placed_all_or_none(tmp_path):
     (tmp_path / "02-b.txt").write_text("old", encoding="utf-8")
-    with pytest.raises(BadInput, match="02-b.txt"):
+    with pytest.raises(BadInput, match=r"02-b\.txt"):
         write_private_files(tmp_path, {"01-a.txt": "a", "02-b.txt": "b", "03-c.txt": "c"})
     assert sorted(os.listdir(tmp_path)) == ["02-b.txt"]
 

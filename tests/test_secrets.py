@@ -12,12 +12,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import secrets
 import stat
 import subprocess
 import sys
 import threading
+import types
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -62,6 +65,7 @@ def cli(*args: object):
 
 
 def ok(*args: object) -> str:
+    """Everything a command that succeeded showed (stdout and stderr)."""
     result = cli(*args)
     assert result.exit_code == 0, result.output
     return result.output
@@ -126,11 +130,10 @@ def test_lottery_files_written_with_out_are_0600(tmp_path):
         "--rulings", rulings,
     )  # fmt: skip
     out = tmp_path / "lottery"
-    printed = ok("lottery", "make", "--round", 1, "--seed", 3, "--db", db, "--out", out)
-    files = sorted(out.iterdir())
-    assert len(files) == 2
-    assert all(mode(path) == 0o600 for path in files)
-    private = next(path for path in files if "private" in path.name).read_text("utf-8")
+    printed = ok("lottery", "make", "--round", 1, "--seed", 3, "--db", db, "--private", out)
+    (path,) = out.iterdir()
+    assert mode(path) == 0o600 and mode(out) == 0o700
+    private = path.read_text("utf-8")
     assert "号签：" in private and "号签：" not in printed  # the lots are not printed
 
 
@@ -191,22 +194,23 @@ def public_posts(
     day = ["tally", thread, "--deadline", DEADLINE, "--db", db]
     out: dict[str, str] = {}
     for fmt in ("text", "json", "audit"):
-        out[f"tally.{fmt}"] = cli(*day, "--format", fmt).output
-    out["tally.bbcode"] = cli(*day, "--record", "--round", 1).output
-    made = cli("lottery", "make", "--round", 1, "--seed", scenario["seed"], "--db", db).output
-    out["lottery.public"] = made.split("—— 投票帖公告：贴到投票帖 ——\n")[-1]
+        out[f"tally.{fmt}"] = cli(*day, "--format", fmt).stdout
+    out["tally.bbcode"] = cli(*day, "--record", "--round", 1).stdout
+    made = cli("lottery", "make", "--round", 1, "--seed", scenario["seed"], "--db", db)
+    out["lottery.public"] = made.stdout
     lot = ["lottery", "reveal", "--round", 1, "--lot", scenario["lot"], "--db", db]
-    out["lottery.reveal"] = cli(*lot).output
-    out["lurkers"] = cli("lurkers", thread, "--round", 1, "--record", "--db", db).output
+    out["lottery.reveal"] = cli(*lot).stdout
+    out["lurkers"] = cli("lurkers", thread, "--round", 1, "--record", "--db", db).stdout
     night = ["night", "--round", 1, "--at", "2019-05-13 09:00", "--db", db]
     night += [
         arg for key in ("kill", "veto") if scenario[key] for arg in (f"--{key}", scenario[key])
     ]
-    out["night.bbcode"] = cli(*night).output
-    out["night.json"] = cli(*night, "--replace", "--format", "json").output
+    out["night.bbcode"] = cli(*night).stdout
+    out["night.json"] = cli(*night, "--replace", "--format", "json").stdout
     for fmt in ("bbcode", "text"):
-        out[f"audit.{fmt}"] = cli("audit", "--format", fmt, "--db", db).output
-    status = cli("status", "--db", db).output
+        out[f"audit.{fmt}"] = cli("audit", "--format", fmt, "--db", db).stdout
+    out["status"] = cli("status", "--db", db).stdout
+    status = out["status"]
     alive = frozenset(int(s) for s in re.findall(r"(\d+)号", status.split("\n")[1]))
     return {
         name: text.split("[size=4][b]游戏结束")[0].replace(str(folder), "GAME")
@@ -225,7 +229,8 @@ def scenarios(draw):
         st.integers(1, 16).map(lambda seat: f"投{seat}号"), st.sampled_from(("弃权", "顶"))
     )
     voters = st.sampled_from(living)
-    ballots = draw(st.lists(st.tuples(voters, choice), max_size=24))
+    # at least one post by a player: a vote thread with none is refused as not this game's
+    ballots = draw(st.lists(st.tuples(voters, choice), min_size=1, max_size=24))
     optional_seat = st.one_of(st.none(), st.integers(1, 16))
     return (
         roles,
@@ -246,7 +251,11 @@ def fixed_salt():
     import killmod.lottery
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(killmod.lottery.secrets, "token_hex", lambda n=16: "ab" * n)
+        # the lottery's own ``secrets`` only: private files name their temporary files with it
+        salts = types.SimpleNamespace(
+            token_hex=lambda n=16: "ab" * n, SystemRandom=secrets.SystemRandom
+        )
+        patch.setattr(killmod.lottery, "secrets", salts)
         yield
 
 
@@ -274,11 +283,11 @@ def test_no_public_post_depends_on_a_living_players_role(tmp_path_factory, scena
     assert alive_again == alive
     for name, text in first.items():
         assert second[name] == text, f"{name} depends on a living player's role"
-        if text.startswith("错误："):
-            continue  # a refusal, on the judge's screen: no public post
+        if not text:
+            continue  # a refusal (on stderr): no public post
         for role in ("水民", "检查官"):  # roles that are no camp: never public
             assert role not in text, f"{role} in {name}"
-    assert "投票结果" in first["tally.bbcode"] or "错误" in first["tally.bbcode"]
+    assert "投票结果" in first["tally.bbcode"]
 
 
 # --- cookies -------------------------------------------------------------------------------
@@ -410,3 +419,129 @@ def test_a_bad_cookies_file_is_named_never_quoted(tmp_path, text):
     assert done.returncode == 2, done.stderr
     assert "cookies.txt" in done.stderr and "Traceback" not in done.stderr
     assert COOKIE not in done.stdout + done.stderr
+
+
+# --- a login in the URL ------------------------------------------------------------------
+
+PASSWORD = "pw-s3cret-9c1e"
+
+
+def with_login(base: str) -> str:
+    """The board's URL with a login in it, as a judge behind HTTP basic auth writes it."""
+    return base.replace("http://", f"http://judge:{PASSWORD}@", 1)
+
+
+def test_a_login_in_the_url_is_never_shown_cached_or_recorded(tmp_path):
+    roster = tmp_path / "roster.toml"
+    roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+    db = tmp_path / "game.db"
+    assert console("init", "--roster", roster, "--db", db, cwd=tmp_path).returncode == 0
+    site = discuz_x_site(demo_thread())
+    with board(site) as (base, _):
+        url = f"{with_login(base)}/forum.php?mod=viewthread&tid={DEMO_TID}"
+        cache = tmp_path / "cache"
+        outputs = []
+        for args in (
+            ("--format", "json"),
+            ("--format", "text"),
+            ("--format", "audit"),
+            ("--record", "--round", 1, "--db", db),
+        ):
+            roster_args = () if "--db" in args else ("--roster", roster)
+            done = console(
+                "tally", url, *roster_args, "--deadline", "22:00", "--cache", cache, *args,
+                cwd=tmp_path,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            outputs.append(done.stdout + done.stderr)
+        lurkers = console("lurkers", url, "--round", 1, "--db", db, "--cache", cache, cwd=tmp_path)
+        assert lurkers.returncode == 0, lurkers.stderr
+        outputs.append(lurkers.stdout + lurkers.stderr)
+    assert all(PASSWORD not in text for text in outputs)
+    assert "***@127.0.0.1" in outputs[0]  # the JSON's source says a login was used, not which
+    assert PASSWORD.encode() not in everything_written(cache)
+    assert PASSWORD.encode() not in everything_written(tmp_path / "cache-home")
+    assert PASSWORD.encode() not in db.read_bytes()
+    # nor is the URL with its login the cache's key: a hash of it could be tried offline
+    keys = {path.stem for path in cache.iterdir()}
+    assert hashlib.sha256(url.encode()).hexdigest() not in keys
+
+
+@pytest.mark.parametrize("failure", ["error", "unreachable", "missing"])
+def test_a_login_in_the_url_never_appears_in_an_error(tmp_path, failure):
+    roster = tmp_path / "roster.toml"
+    roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+
+    def answer(path):
+        return Response(500, {"Content-Type": "text/plain"}, b"oops")
+
+    with board(answer) as (base, _):
+        url = f"{with_login(base)}/forum.php?mod=viewthread&tid={DEMO_TID}"
+        if failure == "unreachable":
+            url = f"http://judge:{PASSWORD}@killmod-test.invalid/forum.php?mod=viewthread&tid=1"
+        extra = ("--offline",) if failure == "missing" else ()
+        done = console(
+            "tally", url, "--roster", roster, "--deadline", "22:00", "--timeout", "5", *extra,
+            cwd=tmp_path,
+        )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "错误：" in done.stderr and "Traceback" not in done.stderr
+    assert "***@" in done.stderr  # the page is still named
+    assert PASSWORD not in done.stdout + done.stderr
+
+
+# --- private files: new files only, never through a link ----------------------------------
+
+
+def test_a_planted_link_for_the_lots_is_refused_and_no_lots_are_made(tmp_path):
+    db = tmp_path / "game.db"
+    roster = tmp_path / "roster.toml"
+    roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+    ok("init", "--roster", roster, "--db", db)
+    rulings = tmp_path / "rulings.toml"
+    rulings.write_text("[19]\ntarget = 7\n", encoding="utf-8")  # a 5–7 tie
+    example = Path(__file__).resolve().parent.parent / "examples" / "day1"
+    ok(
+        "tally", example, "--deadline", DEADLINE, "--db", db, "--record", "--round", 1,
+        "--rulings", rulings,
+    )  # fmt: skip
+    folder = tmp_path / "game-private"
+    folder.mkdir(mode=0o700)
+    shared = tmp_path / "shared-board-notes.txt"
+    (folder / "round1-lottery-private.txt").symlink_to(shared)
+    done = cli("lottery", "make", "--round", 1, "--db", db)
+    assert done.exit_code == 2 and "符号链接" in done.output and done.stdout == ""
+    assert not shared.exists()
+    from killmod.store import Game
+
+    assert not Game.open(db).events("lottery")  # refused before anything was recorded
+
+
+def test_a_file_in_the_way_of_a_nights_notes_is_refused_and_the_night_not_recorded(tmp_path):
+    from gamefiles import new_game
+
+    roles = {1: "杀手", 2: "杀手", 3: "警察", 4: "警察", 5: "平民", 6: "平民", 7: "平民", 8: "平民"}
+    db = new_game(tmp_path, "x", roles)
+    folder = tmp_path / "game-private"
+    folder.mkdir(mode=0o700)
+    (folder / "night1-private.txt").write_text("last game's notes", encoding="utf-8")
+    done = cli("night", "--round", 1, "--kill", 5, "--check", 1, "--db", db)
+    assert done.exit_code == 2 and "night1-private.txt 已经存在（文件）" in done.output
+    assert (folder / "night1-private.txt").read_text("utf-8") == "last game's notes"
+    from killmod.store import Game
+
+    assert not Game.open(db).events("night")
+
+
+def test_others_may_not_read_the_private_folder_and_are_warned_if_they_can(tmp_path):
+    from gamefiles import new_game
+
+    roles = {1: "杀手", 2: "杀手", 3: "警察", 4: "警察", 5: "平民", 6: "平民", 7: "平民", 8: "平民"}
+    db = new_game(tmp_path, "x", roles)
+    done = cli("night", "--round", 1, "--kill", 5, "--check", 1, "--db", db)
+    assert done.exit_code == 0 and "其他用户也能打开" not in done.stderr
+    folder = tmp_path / "game-private"
+    assert mode(folder) == 0o700 and mode(folder / "night1-private.txt") == 0o600
+    folder.chmod(0o755)
+    done = cli("night", "--round", 2, "--kill", 6, "--check", 2, "--db", db)
+    assert done.exit_code == 0 and "其他用户也能打开（权限 0755）" in done.stderr

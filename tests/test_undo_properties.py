@@ -20,7 +20,7 @@ from gamefiles import ok, roster_toml, run
 from gamesteps import rows
 from hypothesis import HealthCheck, given, settings
 
-from killmod.announce import render
+from killmod.announce import render_public
 from killmod.audit import record_penalty
 from killmod.days import plan_day
 from killmod.deal import deal
@@ -37,13 +37,14 @@ from killmod.substitute import substitute
 from killmod.tallying import tally_thread
 from killmod.thread import Thread
 from killmod.undo import undo
+from killmod.views import status_view
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 SEATS = range(1, 17)
 
 
 def status_text(game: Game) -> str:
-    return render("status.text.j2", None, status=game_status(game))
+    return render_public("status.text.j2", None, status_view(game_status(game)))
 
 
 def day_thread(game: Game, round_no: int, seed: int) -> tuple[Thread, datetime]:

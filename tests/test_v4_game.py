@@ -12,7 +12,6 @@ from gamefiles import (
     night,
     night_json,
     ok,
-    public_part,
     refused,
     roster_toml,
     run,
@@ -47,7 +46,9 @@ def db(tmp_path):
 
 
 def test_a_game_from_the_first_night_to_the_killers_win(db, serve_site):
-    doc = night_json(db, 0, "--kill", 11, "--check", 1, "--inject", 12, "--silence", 13)
+    doc = night_json(
+        db, 0, "--kill", 11, "--check", 1, "--inject", 12, "--silence", 13, "--print-secrets"
+    )
     assert doc == {
         "schema": "killmod.night/1",
         "round": 0,
@@ -75,13 +76,14 @@ def test_a_game_from_the_first_night_to_the_killers_win(db, serve_site):
 
 def test_every_night_option_and_marks_that_persist(db):
     # 花蝴蝶 covers the doctor: the injection fails, the killed 12 and the sniped 13 are out
-    doc = night_json(db, 0, "--butterfly", 7, "--kill", 12, "--inject", 12, "--snipe", 13)
+    judge = "--print-secrets"  # the whole night document: the judge's own view
+    doc = night_json(db, 0, "--butterfly", 7, "--kill", 12, "--inject", 12, "--snipe", 13, judge)
     assert (doc["out"], doc["dying"], doc["police"]) == ([12, 13], [12, 13], None)
-    doc = night_json(db, 1, "--inject", 14, "--check", 9, "--silence", 11)
+    doc = night_json(db, 1, "--inject", 14, "--check", 9, "--silence", 11, judge)
     assert doc["out"] == [] and doc["marks"] == {"14": 1} and doc["frenzy"] == [11]
     assert doc["police"] == {"seat": 9, "camp": "平民阵营"}
     # the mark persists: injected again, 14 is dying and out; 11's frenzy ended at nightfall
-    doc = night_json(db, 2, "--inject", 14)
+    doc = night_json(db, 2, "--inject", 14, judge)
     assert (doc["out"], doc["marks"], doc["frenzy"]) == ([14], {}, [])
     assert 12 not in alive(db) and 14 not in alive(db)
     night_ids = [e.id for e in events(db, "night")]
@@ -90,17 +92,38 @@ def test_every_night_option_and_marks_that_persist(db):
 
 
 def test_the_dawn_post_shows_who_is_out_and_the_police_answer_is_private(db, tmp_path):
-    output = ok(night(db, 0, "--kill", 11, "--check", 2, "--format", "text"))
-    public = public_part(output)
+    done = night(db, 0, "--kill", 11, "--check", 2, "--format", "text")
+    public = ok(done)  # stdout: the dawn post, nothing else
     assert "11号 玩家11 出局。" in public and "请出局的玩家准备遗言。" in public
     assert not any(word in public for word in SECRET_WORDS)  # no role, no camp, no cause
-    assert "—— 仅发给警察（站内短信，保密，不要贴到游戏帖）——" in output
-    assert "2号 玩家2：杀手阵营" in output.split("仅发给警察")[1]
-    quiet = ok(night(db, 1, "--check", 3, "--notices", tmp_path / "private"))
+    assert "仅发给" not in public and "仅供法官" not in public
+    # the police's answer and the night's resolution: a private file beside the game file
+    path = tmp_path / "game-private" / "night0-private.txt"
+    assert str(path) in done.stderr
+    assert path.stat().st_mode & 0o777 == 0o600
+    private = path.read_text("utf-8")
+    assert "—— 仅发给警察（站内短信，保密，不要贴到游戏帖）——" in private
+    assert "2号 玩家2：杀手阵营" in private.split("仅发给警察")[1]
+    assert "仅供法官：第 0 夜的结算过程" in private
+    # --private DIR (or --notices DIR) puts it elsewhere
+    quiet = ok(night(db, 1, "--check", 3, "--private", tmp_path / "private"))
     assert "平安夜" in quiet and "杀手阵营" not in quiet
     (path,) = (tmp_path / "private").iterdir()
     assert path.stat().st_mode & 0o777 == 0o600
     assert "3号 玩家3：杀手阵营" in path.read_text("utf-8")
+
+
+def test_printing_the_night_secrets_takes_an_option_that_says_so(db, tmp_path):
+    printed = ok(night(db, 0, "--kill", 11, "--check", 2, "--print-secrets"))
+    post, secrets = printed.split("—— 保密：night0-private.txt（不要贴到论坛）——")
+    assert "11号 玩家11" in post and "杀手阵营" not in post
+    assert "2号 玩家2：杀手阵营" in secrets
+    assert not (tmp_path / "game-private").exists()  # printed instead of written
+
+
+def test_the_public_night_json_holds_no_hidden_state(db):
+    doc = night_json(db, 0, "--kill", 11, "--check", 1, "--inject", 12, "--silence", 13)
+    assert doc == {"schema": "killmod.night/1", "round": 0, "out": [11], "shown": {}}
 
 
 @pytest.mark.parametrize(
@@ -146,16 +169,38 @@ def test_frenzied_posts_do_not_count_and_non_voters_are_neither_self_votes_nor_w
     assert (ballots[16]["kind"], ballots[16]["target"]) == ("self", None)
     assert [(c["seat"], c["votes"]) for c in doc["counts"]] == [(11, 3), (12, 1)]
     assert doc["warnings"] == [] and doc["rejected"] == []
+    # the public document says the post is not counted, never why
     frenzy = [v for v in doc["verdicts"] if v["seat"] == 13]
-    assert [v["verdict"] for v in frenzy] == ["frenzy"]
-    assert {"floor": frenzy[0]["floor"], "seat": 13, "reason": "frenzy", "detail": ""} in doc[
+    assert [v["verdict"] for v in frenzy] == ["not_counted"]
+    assert doc["flags"] == []
+    judge = tally_json(db, url, "--print-secrets")
+    assert [v["verdict"] for v in judge["verdicts"] if v["seat"] == 13] == ["frenzy"]
+    assert {"floor": frenzy[0]["floor"], "seat": 13, "reason": "frenzy", "detail": ""} in judge[
         "flags"
     ]
-    text = ok(tally(db, url, "--format", "text"))
-    assert "未投票（不计票，不警告）" in text and "癫狂（被【沉默】）：今天的发言不计票" in text
+    done = tally(db, url, "--format", "text")
+    text = ok(done)
+    assert "未计票（不计票，不警告）" in text and "13号 玩家13" in text
+    assert not any(word in text for word in ("癫狂", "沉默", "frenzy", "请法官留意"))
     assert "视为自投" not in text and "次警告" not in text
+    assert "1 帖出自今天按规则不计票的玩家" in done.stderr and "13号" not in done.stderr
     audit = ok(tally(db, url, "--format", "audit"))
-    assert "未投票，不计票" in audit and "视为自投" not in audit
+    assert "未计票" in audit and "视为自投" not in audit and "癫狂" not in audit
+    assert "投2号" in audit or "2号 玩家2" in audit  # the post itself is public: read, not counted
+    secret = ok(tally(db, url, "--format", "text", "--print-secrets"))
+    assert secret.startswith(text)
+    assert "—— 仅供法官：因夜晚效果不计票的帖" in secret
+    assert "（13号 玩家13）：癫狂（被【沉默】）：今天的发言不计票" in secret
+
+
+def test_a_silenced_players_other_posts_read_as_anyones(db, serve_site):
+    """Only a ballot that would count tells a silenced player apart: his chatter, a late
+    vote, an edited one are judged as everyone's, so the public count shows nothing more."""
+    ok(night(db, 0, "--silence", 13))
+    url = serve(serve_site, votes("20:00:00", {13: "顶", 14: "顶", 1: "投11"}))
+    doc = tally_json(db, url)
+    verdicts = {v["seat"]: v["verdict"] for v in doc["verdicts"] if v["seat"]}
+    assert verdicts[13] == verdicts[14] == "no_vote"
 
 
 def test_frenzy_lasts_one_day(db, serve_site):

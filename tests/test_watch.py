@@ -151,15 +151,15 @@ def test_the_command_prints_running_counts_then_the_announcement(serve_site, ros
     base = serve_site(board.site)
     result = cli(board, base, roster, monkeypatch)
     assert result.exit_code == 0, result.output
-    out = result.stdout
-    assert "[21:57:00] 距截止还有 3 分 0 秒" in out
-    assert "新票：26楼 小透明（16号）5号 预言家本家" in out
-    assert "[22:00:00] 已截止，1 分 0 秒后公布最终结果" in out
-    assert "当前票数：5号 预言家本家" in out
-    # the final announcement is tally's BBCode, last
+    running = result.stderr  # the running counts are the judge's: never in the post
+    assert "[21:57:00] 距截止还有 3 分 0 秒" in running
+    assert "新票：26楼 小透明（16号）5号 预言家本家" in running
+    assert "[22:00:00] 已截止，1 分 0 秒后公布最终结果" in running
+    assert "当前票数：5号 预言家本家" in running
+    # stdout is the final announcement alone: tally's BBCode
     args = [url(base), "--deadline", "22:00", "--roster", str(roster), "--delay", "0"]
     final = CliRunner().invoke(main, ["tally", *args, "--cache", str(roster.parent / "cache")])
-    assert out.endswith(final.stdout)
+    assert result.stdout == final.stdout
 
 
 def test_ctrl_c_stops_cleanly(serve_site, roster, monkeypatch):
@@ -172,8 +172,8 @@ def test_ctrl_c_stops_cleanly(serve_site, roster, monkeypatch):
     board.sleep = interrupted
     result = cli(board, base, roster, monkeypatch)
     assert result.exit_code == 130
-    assert result.stderr.strip() == "已停止"
-    assert "距截止还有" in result.stdout
+    assert result.stderr.strip().endswith("已停止")
+    assert "距截止还有" in result.stderr and result.stdout == ""
 
 
 def test_seats_can_come_from_the_game_file(serve_site, roster, monkeypatch):
@@ -188,4 +188,4 @@ def test_seats_can_come_from_the_game_file(serve_site, roster, monkeypatch):
     args = [url(base), "--deadline", "22:00", "--db", str(db), "--delay", "0"]
     result = CliRunner().invoke(main, ["watch", *args, "--cache", str(roster.parent / "c")])
     assert result.exit_code == 0, result.output
-    assert "距截止还有 1 分 0 秒" in result.stdout and "第 1 轮" in result.stdout
+    assert "距截止还有 1 分 0 秒" in result.stderr and "第 1 轮" in result.stdout

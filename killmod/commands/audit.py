@@ -47,10 +47,12 @@ def audit(
     fetching,
 ) -> None:
     """犯规审计：投票帖里的违规发言、诈尸时间后出局玩家的发言、已记录的处罚。"""
-    from killmod.announce import render
+    from killmod.announce import render_public
     from killmod.audit import audit as run_audit
     from killmod.audit import parse_announced
+    from killmod.outputs import post
     from killmod.store import Game
+    from killmod.views import audit_view
 
     with Game.open(db_path) as game:
         found = run_audit(
@@ -62,7 +64,7 @@ def audit(
             profile=profile_path,
             fetching=fetching,
         )
-    click.echo(render(f"audit.{fmt}.j2", templates, audit=found), nl=False)
+    post(render_public(f"audit.{fmt}.j2", templates, audit_view(found)))
 
 
 @click.command()
@@ -89,12 +91,14 @@ def penalty(
     templates: Path | None,
 ) -> None:
     """记录座位 SEAT 的犯规，以及对立阵营选择的处罚。"""
-    from killmod.announce import render
+    from killmod.announce import render_public
     from killmod.audit import record_penalty
+    from killmod.outputs import note
     from killmod.store import Game
+    from killmod.views import record_view
 
     with Game.open(db_path) as game:
         recorded = record_penalty(
             game, seat, round_no=round_no, kind=kind, choice=choice, reason=reason
         )
-    click.echo(render("penalty.text.j2", templates, penalty=recorded), nl=False)
+    note(render_public("penalty.text.j2", templates, record_view(penalty=recorded)))

@@ -26,6 +26,7 @@ def init(roster_path: Path, db_path: Path, force: bool, next_game: bool) -> None
     """建立游戏文件（只有本人可读，0600），或在其中开始下一局。"""
     from killmod.errors import BadInput
     from killmod.gamestate import start_next_game
+    from killmod.outputs import note
     from killmod.roster import load_roster
     from killmod.store import Game
 
@@ -35,10 +36,10 @@ def init(roster_path: Path, db_path: Path, force: bool, next_game: bool) -> None
     if next_game:
         with Game.open(db_path) as game:
             start_next_game(game, roster)
-        click.echo(
+        note(
             f"已在 {db_path} 开始下一局：{len(roster.players)} 名玩家，{roster.rules} 规则；"
             "上一局的记录保留在文件里。"
         )
         return
     Game.create(db_path, roster, force=force).close()
-    click.echo(f"已建立游戏文件 {db_path}：{len(roster.players)} 名玩家，{roster.rules} 规则。")
+    note(f"已建立游戏文件 {db_path}：{len(roster.players)} 名玩家，{roster.rules} 规则。")

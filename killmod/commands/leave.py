@@ -21,10 +21,12 @@ def leave(
     seat: int, day_text: str, note: str | None, db_path: Path, templates: Path | None
 ) -> None:
     """记录座位 SEAT 的玩家请假一天（1.2：每位玩家最多请假一天）。"""
-    from killmod.announce import render
+    from killmod.announce import render_public
     from killmod.lurkers import record_leave
+    from killmod.outputs import note as tell
     from killmod.store import Game
+    from killmod.views import record_view
 
     with Game.open(db_path) as game:
         recorded = record_leave(game, seat, day_text, note=note)
-    click.echo(render("leave.text.j2", templates, leave=recorded), nl=False)
+    tell(render_public("leave.text.j2", templates, record_view(leave=recorded)))

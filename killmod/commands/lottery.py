@@ -10,8 +10,10 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.options import ROUND, db_option, templates_option
+from killmod.outputs import Outputs, post, private_options, step_file
 
 if TYPE_CHECKING:
+    from killmod.delivery import Handout
     from killmod.lottery import Lottery, Reveal
     from killmod.store import Game
 
@@ -26,78 +28,57 @@ def lottery() -> None:
 @lottery.command()
 @round_option
 @click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(path_type=Path),
-    help="把站内留言和投票帖公告写进这个文件夹（文件 0600），不打印",
-)
 @db_option
+@private_options("--out")
 @templates_option
 @user_errors
 def make(
-    round_no: int, seed: int | None, out_dir: Path | None, db_path: Path, templates: Path | None
+    round_no: int, seed: int | None, db_path: Path, outputs: Outputs, templates: Path | None
 ) -> None:
-    """为第 N 轮的平票做签：给执行斑竹的站内留言（签位，保密）和投票帖公告（承诺值）。"""
-    from killmod.delivery import Handout
+    """为第 N 轮的平票做签：投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
+    写进私密文件夹。"""
     from killmod.lottery import make_lottery
     from killmod.store import Game
 
     def hand_out(made: Lottery) -> Handout:
-        private, public = _lots(game, made, templates)
-        if out_dir is None:
-            return Handout(
-                public="—— 站内留言：只发给执行斑竹或第三人（保密）——\n"
-                f"{private}\n—— 投票帖公告：贴到投票帖 ——\n{public}"
-            )
-        out = Handout()
-        private_path = out.add_private(out_dir / f"round{round_no}-lottery-private.txt", private)
-        public_path = out.add_private(out_dir / f"round{round_no}-lottery-public.txt", public)
-        out.notes.append(
-            f"已做签：第 {round_no} 轮 {len(made.mapping)} 个签位。"
-            f"站内留言（保密）：{private_path}；投票帖公告：{public_path}"
-        )
-        return out
+        public, private = _lots(game, made, templates)
+        return outputs.handout(public, {name: private}, "签位（给执行斑竹或第三人的站内留言）")
 
     with Game.open(db_path) as game:
+        same_round = lambda event: event.round == round_no  # noqa: E731
+        name = step_file(game, f"round{round_no}-lottery-private", "lottery", same_round)
+        outputs.refuse_taken([name])
         make_lottery(game, round_no, seed, deliver=hand_out)
 
 
 def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
-    """The private message (the lots, secret) and the public post (the commitment)."""
-    from killmod.announce import render
+    """The public post (the commitment) and the private message (the lots, secret)."""
+    from killmod.announce import render_private, render_public
     from killmod.lottery import PREFIX
+    from killmod.views import lots_view, lottery_view
 
-    names = {player.seat: player.name for player in game.roster().players}
-    data = {"lottery": made, "names": names, "prefix": PREFIX}
-    private = render("lottery.private.j2", templates, **data)
-    public = render("lottery.public.bbcode.j2", templates, **data)
-    return private, public
+    roster = game.roster()
+    public = render_public(
+        "lottery.public.bbcode.j2", templates, lottery_view(made, roster, PREFIX)
+    )
+    return public, render_private("lottery.private.j2", templates, lots_view(made, roster))
 
 
 @lottery.command()
 @round_option
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(path_type=Path),
-    required=True,
-    help="把给执行斑竹的站内留言（签位，保密）写进这个文件夹（文件 0600）",
-)
 @db_option
+@private_options("--out")
 @templates_option
 @user_errors
-def show(round_no: int, out_dir: Path, db_path: Path, templates: Path | None) -> None:
+def show(round_no: int, db_path: Path, outputs: Outputs, templates: Path | None) -> None:
     """重发第 N 轮的签位：从游戏文件再写一份给执行斑竹的站内留言（丢了原来那份时用）。"""
     from killmod.lottery import recorded_lottery
-    from killmod.private_files import write_private
     from killmod.store import Game
 
     with Game.open(db_path) as game:
-        made = recorded_lottery(game, round_no)
-        private, _ = _lots(game, made, templates)
-    path = write_private(out_dir / f"round{round_no}-lottery-private.txt", private)
-    click.echo(f"已重发第 {round_no} 轮的签位：站内留言（保密）写在 {path}。", err=True)
+        _, private = _lots(game, recorded_lottery(game, round_no), templates)
+    name = outputs.free_name(f"round{round_no}-lottery-private-again")
+    outputs.secrets({name: private}, f"第 {round_no} 轮的签位（重发）")
 
 
 @lottery.command()
@@ -108,23 +89,21 @@ def show(round_no: int, out_dir: Path, db_path: Path, templates: Path | None) ->
 @user_errors
 def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> None:
     """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
-    from killmod.announce import render
+    from killmod.announce import render_game_over, render_public
     from killmod.delivery import Handout
     from killmod.lottery import reveal_lottery
     from killmod.store import Game
+    from killmod.views import reveal_view
 
-    def post(drawn: Reveal) -> Handout:
+    def hand_out(drawn: Reveal) -> Handout:
         roster = game.roster()
-        names = {player.seat: player.name for player in roster.players}
-        text = render("lottery.reveal.bbcode.j2", templates, reveal=drawn, names=names)
+        public = render_public("lottery.reveal.bbcode.j2", templates, reveal_view(drawn, roster))
         if drawn.winner:
-            text += "\n" + render(
-                "gameover.bbcode.j2", templates, winner=drawn.winner, roster=roster
-            )
-        return Handout(public=text)
+            public += "\n" + render_game_over(drawn.winner, roster, templates)
+        return Handout(public=public)
 
     with Game.open(db_path) as game:
-        reveal_lottery(game, round_no, lot, deliver=post)
+        reveal_lottery(game, round_no, lot, deliver=hand_out)
 
 
 @lottery.command()
@@ -137,21 +116,18 @@ def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> No
 def verify(round_no: int, commitment: str, salt: str, mapping: str, templates: Path | None) -> None:
     """核对抽签：签位和密钥算出的 SHA-256 是否等于抽签前公布的承诺值（一致退出码 0，不一致 1）。"""
     from killmod import lottery as lots
-    from killmod.announce import render
+    from killmod.announce import render_public
+    from killmod.views import verify_view
 
     lots_by_number = lots.parse_mapping(mapping)
     salt = salt.strip()
     same = lots.verify(commitment, round_no, lots_by_number, salt)
-    click.echo(
-        render(
-            "lottery.verify.text.j2",
-            templates,
-            text=lots.canonical(round_no, lots_by_number, salt),
-            computed=lots.commitment(round_no, lots_by_number, salt),
-            published=commitment.strip().lower(),
-            same=same,
-        ),
-        nl=False,
+    view = verify_view(
+        lots.canonical(round_no, lots_by_number, salt),
+        lots.commitment(round_no, lots_by_number, salt),
+        commitment.strip().lower(),
+        same,
     )
+    post(render_public("lottery.verify.text.j2", templates, view))
     if not same:
         sys.exit(1)

@@ -55,11 +55,12 @@ def lurkers(
     fetching,
 ) -> None:
     """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
-    from killmod.delivery import Handout, print_public
+    from killmod.delivery import Handout
     from killmod.lurkers import lurkers as count_lurkers
+    from killmod.outputs import post
     from killmod.store import Game
 
-    def post(report: LurkerReport) -> Handout:
+    def hand_out(report: LurkerReport) -> Handout:
         return Handout(public=_post(game, report, fmt, templates))
 
     with Game.open(db_path) as game:
@@ -74,18 +75,18 @@ def lurkers(
             forum=forum,
             profile=profile_path,
             fetching=fetching,
-            deliver=post,
+            deliver=hand_out,
         )
         if not record:
-            print_public(_post(game, report, fmt, templates))
+            post(_post(game, report, fmt, templates))
 
 
 def _post(game: Game, report: LurkerReport, fmt: str, templates: Path | None) -> str:
     """The lurkers post, and the game-over post when a drowning ended the game."""
-    from killmod.announce import render
+    from killmod.announce import render_game_over, render_public
+    from killmod.views import lurkers_view
 
-    text = render(f"lurkers.{fmt}.j2", templates, report=report)
+    text = render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report))
     if report.recorded and report.recorded.winner:
-        winner = report.recorded.winner
-        text += render("gameover.bbcode.j2", templates, winner=winner, roster=game.roster())
+        text += render_game_over(report.recorded.winner, game.roster(), templates)
     return text

@@ -14,13 +14,16 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.options import MAX_ROUND, db_option, templates_option
+from killmod.outputs import Outputs, private_options, step_file
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from killmod.flows.base import NightChoice
     from killmod.model import GameOver
     from killmod.night import Night
     from killmod.nights import SetNight
-    from killmod.store import Game
+    from killmod.store import Event, Game
 
 FORMATS = ("bbcode", "text", "json")
 
@@ -67,13 +70,8 @@ FORMATS = ("bbcode", "text", "json")
     show_default=True,
     help="输出：论坛代码、纯文本或 JSON",
 )
-@click.option(
-    "--notices",
-    "notices_dir",
-    type=click.Path(path_type=Path),
-    help="把私下通知（警察的验人结果等）写进这个文件夹（文件 0600），不打印",
-)
 @db_option
+@private_options("--notices")
 @templates_option
 @user_errors
 def night(
@@ -91,11 +89,12 @@ def night(
     at_text: str | None,
     replace_record: bool,
     fmt: str,
-    notices_dir: Path | None,
     db_path: Path,
+    outputs: Outputs,
     templates: Path | None,
 ) -> None:
-    """记录第 N 夜的行动，输出尸体公告（只公布规则允许公布的）和私下通知。"""
+    """记录第 N 夜的行动：尸体公告打印出来（只公布规则允许公布的）；私下通知（警察的验人结果等）
+    和本夜的结算过程写进私密文件夹。"""
     from killmod.errors import BadInput
     from killmod.flows.base import NightChoice
     from killmod.nights import parse_guards
@@ -115,13 +114,13 @@ def night(
     )
     with Game.open(db_path) as game:
         if game.roster().rules == r12.NAME:
-            if choice.used() - {"kill"} or notices_dir is not None or round_no < 1:
+            if choice.used() - {"kill"} or round_no < 1:
                 raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
             _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
             return
         if veto is not None or at_text is not None:
             raise BadInput("--veto 和 --at 只用于 1.2 规则。")
-        _set_night(game, round_no, choice, replace_record, fmt, notices_dir, templates)
+        _set_night(game, round_no, choice, replace_record, fmt, outputs, templates)
 
 
 def _night_12(
@@ -134,20 +133,27 @@ def _night_12(
     fmt: str,
     templates: Path | None,
 ) -> None:
-    """1.2: the kill and the veto, camps only, the 诈尸 window."""
-    from killmod.announce import render
+    """1.2: the kill and the veto, camps only, the 诈尸 window: all of it public, printed
+    before the night is committed."""
+    from killmod.announce import render_public
     from killmod.delivery import Handout
     from killmod.night import night_json, record_night
+    from killmod.views import night_view
 
-    def post(night: Night) -> Handout:
+    def hand_out(done: Night) -> Handout:
         if fmt == "json":
-            document = json.dumps(night_json(night), ensure_ascii=False, indent=1) + "\n"
-            return Handout(public=document)
-        text = render(f"night.{fmt}.j2", templates, night=night)
-        return Handout(public=text + _game_over(game, night.winner, templates))
+            return Handout(public=json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n")
+        public = render_public(f"night.{fmt}.j2", templates, night_view(done))
+        return Handout(public=public + _game_over(game, done.winner, templates))
 
     record_night(
-        game, round_no, kill=kill, veto=veto, at_text=at_text, replace=replace_record, deliver=post
+        game,
+        round_no,
+        kill=kill,
+        veto=veto,
+        at_text=at_text,
+        replace=replace_record,
+        deliver=hand_out,
     )
 
 
@@ -157,37 +163,43 @@ def _set_night(
     choice: NightChoice,
     replace_record: bool,
     fmt: str,
-    notices_dir: Path | None,
+    outputs: Outputs,
     templates: Path | None,
 ) -> None:
-    """Every other set: the public dawn post, then what is private (or a file for it)."""
-    from killmod.announce import render
+    """Every other set: the public dawn post (or its public JSON) on stdout; the police's
+    answers, the notices and the night's resolution in a private file — both written
+    before the night is committed."""
+    from killmod.announce import render_private, render_public
     from killmod.delivery import Handout
     from killmod.nights import record_set_night
+    from killmod.views import dawn_document, dawn_view, night_secrets_view
 
-    def post(night: SetNight) -> Handout:
+    name = step_file(game, f"night{night_no}-private", "night", _night_number(night_no))
+    outputs.refuse_taken([name])
+
+    def hand_out(done: SetNight) -> Handout:
+        roster = game.roster()
+        private = render_private("night.private.j2", templates, night_secrets_view(done, roster))
+        if fmt == "json" and outputs.print_secrets:
+            return Handout(
+                public=json.dumps(done.play.document, ensure_ascii=False, indent=1) + "\n"
+            )
         if fmt == "json":
-            document = json.dumps(night.play.document, ensure_ascii=False, indent=1) + "\n"
-            return Handout(public=document)
-        names = {player.seat: player.name for player in game.roster().players}
-        public = render(f"dawn.{fmt}.j2", templates, night=night, names=names)
-        private = render("night.private.j2", templates, night=night, names=names)
-        out = Handout(public=public)
-        if private.strip() and notices_dir is not None:
-            path = out.add_private(notices_dir / f"night{night_no}-private.txt", private)
-            out.notes.append(f"（私下通知写在 {path}，只有本人可读。）")
-        elif private.strip():
-            out.public += "\n" + private
-        out.public += _game_over(game, night.winner, templates)
-        return out
+            public = json.dumps(dawn_document(done), ensure_ascii=False, indent=1) + "\n"
+        else:
+            public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
+            public += _game_over(game, done.winner, templates)
+        return outputs.handout(public, {name: private}, "私下通知和本夜的结算过程")
 
-    record_set_night(game, night_no, choice, replace=replace_record, deliver=post)
+    record_set_night(game, night_no, choice, replace=replace_record, deliver=hand_out)
+
+
+def _night_number(night_no: int) -> Callable[[Event], bool]:
+    return lambda event: event.data.get("night") == night_no
 
 
 def _game_over(game: Game, winner: GameOver | None, templates: Path | None) -> str:
-    """The game-over post (揭秘) after the night that ended the game ("" while it goes on)."""
-    from killmod.announce import render
+    """The game-over post (揭秘) after the night that ended the game, or nothing."""
+    from killmod.announce import render_game_over
 
-    if not winner:
-        return ""
-    return "\n" + render("gameover.bbcode.j2", templates, winner=winner, roster=game.roster())
+    return "\n" + render_game_over(winner, game.roster(), templates) if winner else ""

@@ -40,9 +40,11 @@ def rules(
     templates: Path | None,
 ) -> None:
     """规则 NAME（1.2、v4、x、1.0、2.0）的身份表和规则摘要；V4.0 版本号。"""
-    from killmod.announce import render
+    from killmod.announce import render_public
     from killmod.errors import BadInput
     from killmod.flows import flow_for
+    from killmod.outputs import post
+    from killmod.views import rules_view
 
     flow = flow_for(name, variants)
     if players is not None and code is not None:
@@ -55,14 +57,7 @@ def rules(
         document = rows if players is None and code is None else rows[0]
         click.echo(json.dumps(document, ensure_ascii=False, indent=1))
         return
-    click.echo(
-        render(
-            "rules.text.j2",
-            templates,
-            rows=rows,
-            summary=flow.summary(players),
-            code=code is not None,
-            lose_conditions=getattr(flow.rules, "LOSE_CONDITIONS", {}),
-        ),
-        nl=False,
+    view = rules_view(
+        rows, flow.summary(players), code is not None, getattr(flow.rules, "LOSE_CONDITIONS", {})
     )
+    post(render_public("rules.text.j2", templates, view))

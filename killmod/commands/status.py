@@ -17,19 +17,18 @@ from killmod.commands.options import db_option, templates_option
 @user_errors
 def status(db_path: Path, reveal: bool, templates: Path | None) -> None:
     """游戏进度：第几轮、存活、警告、替补、待抽签，以及下一步。"""
-    from killmod.announce import render
+    from killmod.announce import render_game_over, render_public
     from killmod.errors import BadInput
+    from killmod.outputs import post
     from killmod.status import game_status
     from killmod.store import Game
+    from killmod.views import status_view
 
     with Game.open(db_path) as game:
         state = game_status(game)
     if reveal:
         if state.winner is None:
             raise BadInput("游戏还没有结束：揭秘帖只能在游戏结束后发。")
-        click.echo(
-            render("gameover.bbcode.j2", templates, winner=state.winner, roster=state.roster),
-            nl=False,
-        )
+        post(render_game_over(state.winner, state.roster, templates))
         return
-    click.echo(render("status.text.j2", templates, status=state), nl=False)
+    post(render_public("status.text.j2", templates, status_view(state)))

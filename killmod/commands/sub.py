@@ -20,9 +20,10 @@ from killmod.roster import MAX_UID
 @user_errors
 def sub(seat: int, name: str, uid: int | None, at_text: str | None, db_path: Path) -> None:
     """替补接替座位 SEAT（身份不变）。"""
+    from killmod.outputs import note
     from killmod.store import Game
     from killmod.substitute import substitute
 
     with Game.open(db_path) as game:
         old = substitute(game, seat, name, uid=uid, at_text=at_text)
-    click.echo(f"{seat}号：{name} 接替 {old}，身份不变。")
+    note(f"{seat}号：{name} 接替 {old}，身份不变。")

@@ -29,22 +29,20 @@ def suicide(
     """2.0：杀手 SEAT 亮牌自杀。轮到他辩解时：出局，天黑；其他时候：视为放弃游戏，重新指认。"""
     from zoneinfo import ZoneInfo
 
-    from killmod.announce import render
+    from killmod.announce import render_game_over, render_public
     from killmod.days import Suicide, record_suicide
     from killmod.delivery import Handout
     from killmod.night import announcement_time
     from killmod.store import Game
+    from killmod.views import suicide_view
 
-    def post(done: Suicide) -> Handout:
+    def hand_out(done: Suicide) -> Handout:
         roster = game.roster()
-        names = {player.seat: player.name for player in roster.players}
-        text = render(f"suicide.{fmt}.j2", templates, suicide=done, names=names)
+        public = render_public(f"suicide.{fmt}.j2", templates, suicide_view(done, roster))
         if done.winner:
-            text += "\n" + render(
-                "gameover.bbcode.j2", templates, winner=done.winner, roster=roster
-            )
-        return Handout(public=text)
+            public += "\n" + render_game_over(done.winner, roster, templates)
+        return Handout(public=public)
 
     with Game.open(db_path) as game:
         at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
-        record_suicide(game, seat, round_no, at, deliver=post)
+        record_suicide(game, seat, round_no, at, deliver=hand_out)

@@ -17,6 +17,7 @@ from killmod.commands.options import (
     templates_option,
     vote_thread_options,
 )
+from killmod.outputs import PRINT_SECRETS, note, post
 
 if TYPE_CHECKING:
     from killmod.model import TallyResult
@@ -52,6 +53,12 @@ FORMATS = ("bbcode", "text", "json", "audit")
 @edits_option
 @ambiguous_time_option
 @click.option("--rulings", type=click.Path(path_type=Path), help="法官裁定文件（按楼层的 TOML）")
+@click.option(
+    PRINT_SECRETS,
+    "print_secrets",
+    is_flag=True,
+    help="危险：把保密的结算细节（哪些帖因夜晚效果不计票，出自谁）也打印到屏幕上",
+)
 @templates_option
 @board_options
 @fetch_options(offline=True)
@@ -70,6 +77,7 @@ def tally(
     edits,
     ambiguous_time,
     rulings,
+    print_secrets,
     templates,
     forum,
     profile_path,
@@ -90,6 +98,7 @@ def tally(
             early=early,
             phase=phase,
             fmt=fmt,
+            print_secrets=print_secrets,
             edits=edits,
             ambiguous_time=ambiguous_time,
             rulings=rulings,
@@ -100,31 +109,85 @@ def tally(
         )
 
 
-def _tally(game: Game | None, source: str, *, fmt: str, templates: Path | None, **options):
-    """Count (and record) the vote; the post is printed before the record is committed."""
-    from killmod.delivery import Handout, print_public
+def _tally(
+    game: Game | None,
+    source: str,
+    *,
+    fmt: str,
+    print_secrets: bool,
+    templates: Path | None,
+    **options,
+) -> None:
+    """Count (and record) the vote; a recorded vote's post is printed before the record
+    is committed, the notes for the judge once it is."""
+    from killmod.delivery import Handout
     from killmod.tallying import tally as run_tally
 
-    def post(result: TallyResult) -> Handout:
-        return Handout(public=_post(result, game, fmt, templates))
+    def hand_out(result: TallyResult) -> Handout:
+        public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+        return Handout(public=public, notes=[notes] if notes else [])
 
-    result = run_tally(source, game=game, deliver=post if options["record"] else None, **options)
-    if not options["record"]:
-        print_public(_post(result, game, fmt, templates))
+    recording = options["record"]
+    result = run_tally(source, game=game, deliver=hand_out if recording else None, **options)
+    if not recording:
+        public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+        post(public)
+        if notes:
+            note(notes)
 
 
-def _post(result: TallyResult, game: Game | None, fmt: str, templates: Path | None) -> str:
-    """The announcement (or JSON, or audit), and the game-over post when the game ended."""
-    from killmod.announce import render, render_tally, tally_json
+def _outputs(
+    result: TallyResult,
+    game: Game | None,
+    fmt: str,
+    templates: Path | None,
+    *,
+    print_secrets: bool,
+) -> tuple[str, str]:
+    """The public post (the announcement or the JSON, the game-over post when the game
+    ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
+    judge (stderr): times to the minute, slips of the pen, posts a hidden effect left
+    uncounted."""
+    from killmod.announce import public_tally_json, render_game_over, render_tally, tally_json
     from killmod.rules import rule_set
 
     rules = rule_set(result.rules)
     if fmt == "json":
-        text = json.dumps(tally_json(result, rules), ensure_ascii=False, indent=1) + "\n"
+        document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
+        public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
     else:
-        text = render_tally(result, fmt, rules, templates)
+        public = render_tally(result, fmt, rules, templates)
     if result.recorded and result.recorded.winner:
-        text += render(
-            "gameover.bbcode.j2", templates, winner=result.recorded.winner, roster=game.roster()
-        )
-    return text
+        public += render_game_over(result.recorded.winner, game.roster(), templates)
+    if print_secrets and fmt != "json":
+        secrets = _secrets(result, templates)
+        public += "\n" + secrets if secrets.strip() else ""
+    return public, _notes(result, templates)
+
+
+def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: bool) -> None:
+    """The tally's notes for the judge on stderr (times to the minute, slips of the pen,
+    how many posts a hidden effect left uncounted); with ``--print-secrets`` whose posts
+    those are, on stdout after the post."""
+    notes = _notes(result, templates)
+    if notes:
+        note(notes)
+    if print_secrets:
+        secrets = _secrets(result, templates)
+        if secrets.strip():
+            post("\n" + secrets)
+
+
+def _notes(result: TallyResult, templates: Path | None) -> str:
+    from killmod.announce import render_public
+    from killmod.views import tally_notes_view
+
+    notes = render_public("tally.notes.text.j2", templates, tally_notes_view(result))
+    return notes.rstrip("\n") if notes.strip() else ""
+
+
+def _secrets(result: TallyResult, templates: Path | None) -> str:
+    from killmod.announce import render_private
+    from killmod.views import tally_secrets_view
+
+    return render_private("tally.private.j2", templates, tally_secrets_view(result))

@@ -61,10 +61,13 @@ def watch(
     profile_path,
     fetching,
 ) -> None:
-    """盯帖：每隔一段时间读取投票帖 SOURCE，有新票就显示当前票数，截止后输出公告。"""
-    from killmod.announce import render, render_tally
+    """盯帖：每隔一段时间读取投票帖 SOURCE，有新票就显示当前票数（在 stderr），截止后输出公告。"""
+    from killmod.announce import render_public, render_tally
+    from killmod.commands.tally import judge_notes
     from killmod.count import TallyOptions
+    from killmod.outputs import note, post
     from killmod.rules import rule_set
+    from killmod.views import watch_view
     from killmod.watch import watch as run_watch
 
     updates = run_watch(
@@ -86,22 +89,12 @@ def watch(
         for update in updates:
             if update.kind == "final":
                 rules = rule_set(update.result.rules)
-                click.echo(render_tally(update.result, "bbcode", rules, templates), nl=False)
+                post(render_tally(update.result, "bbcode", rules, templates))
+                judge_notes(update.result, templates, print_secrets=False)
                 continue
             left = int(update.remaining.total_seconds()) if update.remaining else 0
-            text = render(
-                "watch.text.j2",
-                templates,
-                update=update,
-                result=update.result,
-                names={p.seat: p.name for p in update.result.roster.players}
-                if update.result
-                else {},
-                left=left,
-                until_final=max(0, int(left + grace)),
-                every=int(every),
-            )
-            click.echo(text, nl=False)
+            view = watch_view(update, left, max(0, int(left + grace)), int(every))
+            note(render_public("watch.text.j2", templates, view))
     except KeyboardInterrupt:
         click.echo("已停止", err=True)
         sys.exit(130)

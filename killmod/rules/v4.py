@@ -38,6 +38,9 @@ CIVILIAN_CAMP = "平民阵营"
 TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
 # 游戏流程 11 “判定出局，并通知准备遗言”; identities come out only at 16 “宣布胜利阵营并揭秘”.
 REVEAL_ON_OUT = False
+# 【沉默】: a 癫狂 player's ballot is not counted (``counts_vote``); the rule text never
+# says the judge announces it, so the count says “未计票” and never whose or why.
+SILENCES_VOTERS = True
 
 # 胜负判定〖平民阵营〗: the top 2 bits of the version code's prefix pick one.
 LOSE_CONDITIONS = {

@@ -1,0 +1,419 @@
+"""What each template receives: a view built for its audience, never the game itself.
+
+A public template (the tally, the 尸体 post, the lottery posts, the status, the rules, the
+game-over post…) gets a ``PublicView`` built here from public facts only: players as seat,
+name and alive or out, the identities the rule set announces (a camp under 1.2, the card
+the rule text turns over), the rule text's own posts — never a living player's role, the
+lots before the draw, or a hidden night effect (who was silenced, marked, healed, covered
+by the 花蝴蝶, guarded, possessed, poisoned, checked).  A private template (a player's
+notice, the lots, the night explained to the judge) gets a ``PrivateView`` of what its
+reader needs.  Views hold plain frozen data: nothing in them reads a file or the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from killmod.model import (
+    Ballot,
+    Change,
+    Count,
+    DayStep,
+    GameOver,
+    GameWarning,
+    Outcome,
+    Player,
+    Recorded,
+    Rejection,
+    Roster,
+    Source,
+    TallyResult,
+    Verdict,
+)
+from killmod.redact import redact, redact_url
+
+if TYPE_CHECKING:
+    from killmod.audit import Audit
+    from killmod.days import Suicide
+    from killmod.flows.base import Check
+    from killmod.lottery import Lottery, Reveal
+    from killmod.lurkers import LurkerReport
+    from killmod.night import Night
+    from killmod.nights import SetNight
+    from killmod.rules.variants import Notice
+    from killmod.status import Status
+    from killmod.undo import Undone
+    from killmod.watch import Update
+
+# A silenced (V4.0 癫狂) player's ballot, shown publicly: not counted, no reason given.
+NOT_COUNTED = "not_counted"
+# The verdicts and flags that name a hidden night effect (V4.0 【沉默】).
+HIDDEN_VERDICTS = {"frenzy": NOT_COUNTED}
+HIDDEN_FLAGS = frozenset({"frenzy"})
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """The values a public template receives (built by this module's public builders)."""
+
+    values: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    """The values a private template receives: for the judge or one player only."""
+
+    values: dict[str, Any]
+
+
+# --- public pieces ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PublicPlayer:
+    """A seat as everyone may see it: who holds it, in or out (never the role)."""
+
+    seat: int
+    name: str
+    alive: bool
+
+
+@dataclass(frozen=True)
+class PublicRoster:
+    """The game's seats as everyone may see them (no role), its warnings and substitutes."""
+
+    rules: str
+    players: tuple[PublicPlayer, ...]
+    warnings: dict[int, int] = field(default_factory=dict)
+    substitutes: tuple[str, ...] = ()
+
+    @property
+    def living(self) -> tuple[PublicPlayer, ...]:
+        return tuple(player for player in self.players if player.alive)
+
+
+@dataclass(frozen=True)
+class PublicTally:
+    """A tally as the vote thread may see it: no roster, no note meant for the judge."""
+
+    rules: str
+    round: int
+    deadline: datetime
+    source: Source
+    ballots: tuple[Ballot, ...]
+    counts: tuple[Count, ...]
+    outcome: Outcome
+    changes: tuple[Change, ...]
+    rejected: tuple[Rejection, ...]
+    warnings: tuple[GameWarning, ...]
+    verdicts: tuple[Verdict, ...]
+    recorded: Recorded | None = None
+    day: DayStep | None = None
+    early: bool = False  # counted before its deadline (the post says so)
+
+
+@dataclass(frozen=True)
+class PublicNight:
+    """A night of a rule set other than 1.2 as the game thread may see it."""
+
+    night: int
+    out: tuple[int, ...]
+    shown: tuple[tuple[int, str], ...]
+    posts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PublicLots:
+    """The lottery post before the draw: who is tied and the commitment, never the lots."""
+
+    round: int
+    seats: tuple[int, ...]
+    commitment: str
+
+
+@dataclass(frozen=True)
+class RevealedPlayer:
+    """A seat in the game-over post (揭秘), when every role is revealed by the rules."""
+
+    seat: int
+    name: str
+    role: str | None
+    alive: bool
+    former: tuple[str, ...]
+
+
+def public_players(roster: Roster) -> tuple[PublicPlayer, ...]:
+    """Every seat of ``roster`` without its role."""
+    return tuple(PublicPlayer(p.seat, p.name, p.alive) for p in roster.players)
+
+
+def public_roster(roster: Roster) -> PublicRoster:
+    """``roster`` without roles."""
+    return PublicRoster(
+        roster.rules,
+        public_players(roster),
+        dict(roster.warnings),
+        tuple(roster.substitutes),
+    )
+
+
+def names(roster: Roster) -> dict[int, str]:
+    """Names by seat."""
+    return {player.seat: player.name for player in roster.players}
+
+
+def revealed_camps(result: TallyResult, rules: ModuleType) -> dict[int, str | None]:
+    """The camps this tally announces: of the seat voted out and of the drowned (1.2 only)."""
+    from killmod.rules import announced_camp
+
+    players = {player.seat: player for player in result.roster.players}
+    revealed = {warning.seat for warning in result.warnings if warning.action == "out"}
+    if result.outcome.kind == "eliminated":
+        revealed.add(result.outcome.seat)
+    return {seat: announced_camp(rules, players[seat].role) for seat in revealed}
+
+
+def public_verdict(verdict: Verdict) -> Verdict:
+    """A post's verdict as the vote thread may see it: a hidden effect becomes “not counted”."""
+    hidden = HIDDEN_VERDICTS.get(verdict.verdict)
+    return verdict if hidden is None else replace(verdict, verdict=hidden)
+
+
+def public_tally(result: TallyResult) -> PublicTally:
+    """``result`` without the roster (roles), the judge's flags and hidden effects."""
+    source = replace(result.source, url=redact_url(result.source.url))
+    return PublicTally(
+        rules=result.rules,
+        round=result.round,
+        deadline=result.deadline,
+        source=source,
+        ballots=result.ballots,
+        counts=result.counts,
+        outcome=result.outcome,
+        changes=result.changes,
+        rejected=result.rejected,
+        warnings=result.warnings,
+        verdicts=tuple(public_verdict(v) for v in result.verdicts),
+        recorded=result.recorded,
+        day=result.day,
+        early=result.early,
+    )
+
+
+# --- public views -------------------------------------------------------------------------
+
+
+def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
+    """The tally templates (announcement, audit): the public tally, names by seat, the
+    announced camps, the rule set's tally policy and what the vote leads to (``day``)."""
+    history: dict[int, list] = {}
+    tally = public_tally(result)
+    for verdict in tally.verdicts:
+        if verdict.seat is not None and verdict.verdict in ("counted", "superseded"):
+            history.setdefault(verdict.seat, []).append(verdict)
+    return PublicView(
+        {
+            "result": tally,
+            "names": names(result.roster),
+            "ballots": {ballot.seat: ballot for ballot in result.ballots},
+            "camps": revealed_camps(result, rules),
+            "history": history,
+            "non_voters": [b for b in result.ballots if b.kind == "self"],
+            "warnings": {warning.seat: warning for warning in result.warnings},
+            "policy": rules.TALLY_POLICY,
+            "silences": getattr(rules, "SILENCES_VOTERS", False),
+            "day": result.day,
+            "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
+        }
+    )
+
+
+def tally_notes_view(result: TallyResult) -> PublicView:
+    """The judge's notes on a tally that are no secret: minute-precision times in the
+    deadline's minute, ballots that look like a slip of the pen (not counted), and how many
+    posts a hidden effect left uncounted (not whose)."""
+    return PublicView(
+        {
+            "flags": [f for f in result.flags if f.reason not in HIDDEN_FLAGS],
+            "hidden": sum(1 for f in result.flags if f.reason in HIDDEN_FLAGS),
+            "names": names(result.roster),
+        }
+    )
+
+
+def night_view(night: Night) -> PublicView:
+    """The 1.2 尸体 post: who is out, how, their camp, the 诈尸 window (all public in 1.2)."""
+    return PublicView({"night": night})
+
+
+def dawn_view(done: SetNight, roster: Roster) -> PublicView:
+    """The dawn post of another rule set: who is out and the rule text's own lines."""
+    play = done.play
+    night = PublicNight(done.night, tuple(play.out), tuple(play.shown), tuple(play.posts))
+    return PublicView({"night": night, "names": names(roster)})
+
+
+def dawn_document(done: SetNight) -> dict[str, Any]:
+    """The ``killmod.night/1`` document as the game thread may see it: who is out and what
+    their cards show; the night's hidden states, checks and notices are the judge's."""
+    play = done.play
+    return {
+        "schema": "killmod.night/1",
+        "round": done.night,
+        "out": list(play.out),
+        "shown": {str(seat): identity for seat, identity in play.shown},
+    }
+
+
+def lottery_view(made: Lottery, roster: Roster, prefix: str) -> PublicView:
+    """The lottery post in the vote thread: the tied players and the commitment."""
+    lots = PublicLots(made.round, tuple(sorted(made.mapping.values())), made.commitment)
+    return PublicView({"lottery": lots, "names": names(roster), "prefix": prefix})
+
+
+def reveal_view(drawn: Reveal, roster: Roster) -> PublicView:
+    """The lottery's result: the drawn seat, its announced camp, the lots and salt (now public)."""
+    return PublicView({"reveal": drawn, "names": names(roster)})
+
+
+def verify_view(text: str, computed: str, published: str, same: bool) -> PublicView:
+    """``lottery verify``: the recomputed commitment next to the published one."""
+    return PublicView({"text": text, "computed": computed, "published": published, "same": same})
+
+
+def gameover_view(winner: GameOver, roster: Roster) -> PublicView:
+    """The game-over post (揭秘): the game is over, so the rules reveal every role."""
+    players = tuple(
+        RevealedPlayer(p.seat, p.name, p.role, p.alive, tuple(f.name for f in p.former))
+        for p in roster.players
+    )
+    return PublicView({"winner": winner, "players": players})
+
+
+def status_view(state: Status) -> PublicView:
+    """Where the game stands: seats in and out, warnings, substitutes, the next step."""
+    status = replace(state, roster=public_roster(state.roster))
+    return PublicView({"status": status})
+
+
+def undo_view(done: Undone) -> PublicView:
+    """What an undo voided (titles and effects written without secrets) and the game's
+    state after it, as ``status`` shows it."""
+    status = replace(done.status, roster=public_roster(done.status.roster))
+    return PublicView({"undone": replace(done, status=status)})
+
+
+def rules_view(
+    rows: list[dict], summary: list[str], code: bool, lose_conditions: dict
+) -> PublicView:
+    """``killmod rules``: a rule set's summary and role table (no game in it)."""
+    return PublicView(
+        {"rows": rows, "summary": summary, "code": code, "lose_conditions": lose_conditions}
+    )
+
+
+@dataclass(frozen=True)
+class PublicSuicide:
+    """A killer's suicide as everyone may see it: who, when, the card shown, the posts."""
+
+    round: int
+    seat: int
+    defending: bool
+    out: tuple[int, ...]
+    shown: tuple[tuple[int, str], ...]
+    posts: tuple[str, ...]
+
+
+def suicide_view(done: Suicide, roster: Roster) -> PublicView:
+    """A killer's suicide: the rule text's posts (the card shown), never the game's state."""
+    play = done.play
+    suicide = PublicSuicide(done.round, done.seat, done.defending, play.out, play.shown, play.posts)
+    return PublicView({"suicide": suicide, "names": names(roster)})
+
+
+def lurkers_view(report: LurkerReport) -> PublicView:
+    """The lurking check: posts per living player, lurkers, the warnings recorded."""
+    return PublicView({"report": replace(report, source=redact_url(report.source))})
+
+
+def audit_view(found: Audit) -> PublicView:
+    """The violations audit: posts without a right to post or without a vote, the dead's
+    posts after their 诈尸 time, the recorded penalties."""
+    check = found.game_thread
+    if check is not None:
+        unknown = tuple(PublicPlayer(p.seat, p.name, p.alive) for p in check.unknown)
+        check = replace(check, source=redact_url(check.source), unknown=unknown)
+    return PublicView({"audit": replace(found, game_thread=check)})
+
+
+def watch_view(update: Update, left: int, until_final: int, every: int) -> PublicView:
+    """One update of ``killmod watch``: the running count, or a failed read."""
+    result = update.result
+    public = replace(
+        update,
+        result=public_tally(result) if result else None,
+        new=tuple(public_verdict(v) for v in update.new),
+        message=redact(update.message),
+    )
+    return PublicView(
+        {
+            "update": public,
+            "result": public.result,
+            "names": names(result.roster) if result else {},
+            "left": left,
+            "until_final": until_final,
+            "every": every,
+        }
+    )
+
+
+def record_view(**recorded: Any) -> PublicView:
+    """What a step recorded, for the judge's screen (a leave, a penalty): no secret in it."""
+    return PublicView(dict(recorded))
+
+
+# --- private views ------------------------------------------------------------------------
+
+
+def notice_view(
+    player: Player, roster: Roster, partners: list[Player], killer: bool
+) -> PrivateView:
+    """A player's notice (站内短信) at the deal: seat, role, team partners."""
+    return PrivateView(
+        {"player": player, "rules": roster.rules, "partners": partners, "is_killer": killer}
+    )
+
+
+def lots_view(made: Lottery, roster: Roster) -> PrivateView:
+    """The lots for the 执行斑竹 (or the third person): lot → seat, and the canonical string."""
+    return PrivateView({"lottery": made, "names": names(roster)})
+
+
+@dataclass(frozen=True)
+class PrivateNight:
+    """A night's private part: the police's answers, the notices, the judge's resolution."""
+
+    night: int
+    checks: tuple[Check, ...]
+    notices: tuple[Notice, ...]
+    events: tuple[str, ...]
+
+
+def night_secrets_view(done: SetNight, roster: Roster) -> PrivateView:
+    """The night's private part, for the judge to hand out (not the game's whole state)."""
+    play = done.play
+    night = PrivateNight(done.night, play.checks, play.notices, play.events)
+    return PrivateView({"night": night, "names": names(roster)})
+
+
+def tally_secrets_view(result: TallyResult) -> PrivateView:
+    """The posts a hidden effect left uncounted, with whose they are (the judge's detail)."""
+    return PrivateView(
+        {
+            "flags": [f for f in result.flags if f.reason in HIDDEN_FLAGS],
+            "names": names(result.roster),
+        }
+    )
