@@ -141,7 +141,8 @@ def vote_posts(game: Game, round_no: int | None) -> tuple[VotePost, ...]:
         if row is None:
             continue
         for verdict in json.loads(row["result"])["verdicts"]:
-            if verdict["verdict"] in VOTE_THREAD_VIOLATIONS:
+            blocked = "banned" in verdict.get("notes", ())  # the board hid it: no violation
+            if verdict["verdict"] in VOTE_THREAD_VIOLATIONS and not blocked:
                 found.append(_vote_post(number, verdict))
     return tuple(found)
 

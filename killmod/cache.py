@@ -1,10 +1,11 @@
 """Fetched pages kept on disk, one file per URL, with what was read from them.
 
 Each page is one file named by the SHA-256 of its URL, ``HASH.page``: a first line of
-JSON (``url``, ``fetched_at``, ``header_charset`` and, once the page has been parsed,
-``parsed``: by which scraper, in which time zone, and the posts it read), then the bytes
-as the board sent them.  The file is written to a temporary file and moved into place
-(``os.replace``): a reader never sees half a page.
+JSON (``url``, ``fetched_at``, ``exact_clock`` (``fetched_at`` is the board's HTTP
+``Date``), ``header_charset`` and, once the page has been parsed, ``parsed``: by which
+scraper, in which time zone, and the posts it read), then the bytes as the board sent
+them.  Only a page that was the page asked for is kept.  The file is written to a
+temporary file and moved into place (``os.replace``): a reader never sees half a page.
 
 A warm read of a long game thread takes the unchanged pages' posts from the first lines
 alone, and parses only the pages that changed.
@@ -33,13 +34,20 @@ from killmod.redact import redact_url
 @dataclass(frozen=True)
 class Fetched:
     """One fetched page: its bytes, the charset the header declared, when, and whether it
-    came from the cache rather than the board."""
+    came from the cache rather than the board.
+
+    ``exact_clock``: ``fetched_at`` is the board's own clock to the second (the response's
+    HTTP ``Date``), not ours or a file's time.  ``final_url`` is where the board's
+    redirects led, when they led elsewhere than ``url``.
+    """
 
     url: str
     body: bytes
     header_charset: str | None
     fetched_at: datetime
     cached: bool = False
+    exact_clock: bool = False
+    final_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +81,8 @@ class PageCache:
         if meta is None:
             return None
         fetched_at = datetime.fromisoformat(meta["fetched_at"])
-        return Fetched(url, body, meta.get("header_charset"), fetched_at, cached=True)
+        exact = meta.get("exact_clock") is True
+        return Fetched(url, body, meta.get("header_charset"), fetched_at, True, exact)
 
     def get_parsed(self, url: str, tz: str) -> ParsedPage | None:
         """The cached page at ``url`` as parsed in the time zone ``tz``; its bytes are not
@@ -96,6 +105,7 @@ class PageCache:
         meta: dict = {
             "url": redact_url(page.url),
             "fetched_at": page.fetched_at.isoformat(),
+            "exact_clock": page.exact_clock,
             "header_charset": page.header_charset,
         }
         if parsed is not None:
@@ -158,6 +168,7 @@ def _page_json(page: Page) -> dict:
         "page_no": page.page_no,
         "page_count": page.page_count,
         "title": page.title,
+        "thread_id": page.thread_id,
     }
 
 
@@ -170,4 +181,4 @@ def _page_from_json(kept: dict) -> Page:
             row[index] = datetime.fromisoformat(row[index]) if row[index] else None
         row[_QUOTES] = tuple(row[_QUOTES])
         posts.append(Post(*row))
-    return Page(tuple(posts), kept["page_no"], kept["page_count"], kept["title"])
+    return Page(tuple(posts), kept["page_no"], kept["page_count"], kept["title"], kept["thread_id"])

@@ -51,7 +51,9 @@ def decode_html(body: bytes, header_charset: str | None = None, *, source: str =
     are not in the declared charset are an error (``TallyFailed`` naming ``source``),
     never names and votes read as mojibake: a page declared GBK or Big5 whose
     non-ASCII bytes are valid UTF-8, or a page whose bytes mostly fail to decode.
-    A stray undecodable byte here and there is replaced.
+    A charset Python does not know is an error too, unless the bytes are valid UTF-8
+    (they read the same whatever the label meant).  A stray undecodable byte here and
+    there is replaced.
     """
     charset = declared_charset(body, header_charset)
     if charset is None:
@@ -59,11 +61,13 @@ def decode_html(body: bytes, header_charset: str | None = None, *, source: str =
             return body.decode("utf-8")
         except UnicodeDecodeError:
             return body.decode("gb18030", errors="replace")
+    where = f"：{source}" if source else ""
     try:
         codec = codecs.lookup(codec_for(charset)).name
     except LookupError:
-        return body.decode("utf-8", errors="replace")
-    where = f"：{source}" if source else ""
+        if _is_utf8(body):
+            return body.decode("utf-8")
+        raise TallyFailed(f"页面声明的字符编码「{charset}」无法识别，无法读出文字{where}") from None
     if codec != "utf-8" and not body.isascii() and _is_utf8(body):
         raise TallyFailed(f"页面的字符编码与声明不符（声明为 {charset}，内容却是 UTF-8）{where}")
     text = body.decode(codec, errors="replace")

@@ -7,17 +7,20 @@ always give the same result, so every rule is tested case by case.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import pairwise
 from types import ModuleType
-from typing import Literal
+from typing import Any, Literal
 
+from killmod.errors import BadInput
 from killmod.model import (
+    PRECISION_SPAN,
     Ballot,
     Change,
     Count,
     Flag,
+    FormerHolder,
     GameWarning,
     Outcome,
     Player,
@@ -28,8 +31,8 @@ from killmod.model import (
     TallyResult,
     Verdict,
 )
-from killmod.names import fold
-from killmod.rulings import Ruling
+from killmod.names import fold, shown
+from killmod.rulings import Ruling, resolve
 from killmod.votes import BallotReader, KnifeReader, Reading
 
 # DESIGN §5.4: when several reasons fit one post, the first of these is reported.
@@ -50,11 +53,12 @@ MINUTE = timedelta(seconds=59)
 
 @dataclass(frozen=True)
 class TallyOptions:
-    """The judge's choices: edited ballots, minute-precision times, rulings by floor."""
+    """The judge's choices: edited ballots, minute-precision times, rulings (by pid, or by
+    floor: ``killmod.rulings.resolve`` finds each one's post)."""
 
     edits: Literal["strict", "allow"] = "strict"
     ambiguous_time: Literal["count", "reject"] = "count"
-    rulings: Mapping[int, Ruling] = field(default_factory=dict)
+    rulings: Iterable[Ruling] | Mapping[Any, Ruling] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True)
@@ -103,13 +107,18 @@ def count_votes(
     scope = scope or Scope()
     authors = AuthorIndex(roster)
     ordered = sorted(posts, key=lambda post: (post.posted_at, post.pid))
+    rulings = resolve(options.rulings, [(post.pid, post.floor) for post in ordered])
+    unknown = sorted(set(rulings) - {post.pid for post in ordered})
+    if unknown:
+        raise BadInput(f"裁定的帖子 pid={unknown[0]} 不在投票帖里（帖子可能已被删除）")
     verdicts: dict[int, Verdict] = {}
     rejected: list[Rejection] = []
     flags: list[Flag] = []
     accepted: dict[int, list[_Accepted]] = {}
 
     for post in ordered:
-        judgement = _judge(post, roster, deadline, authors, reader, options, scope, flags)
+        ruling = rulings.get(post.pid)
+        judgement = _judge(post, roster, deadline, authors, reader, options, scope, flags, ruling)
         if isinstance(judgement, _Accepted):
             accepted.setdefault(judgement.seat, []).append(judgement)
             continue
@@ -170,11 +179,26 @@ def count_votes(
     )
 
 
-def _judge(post, roster, deadline, authors, reader, options, scope, flags):
-    """Either an accepted ballot or (verdict, seat, reading, ruling note, notes)."""
+def _judge(post, roster, deadline, authors, reader, options, scope, flags, ruling):
+    """Either an accepted ballot or (verdict, seat, reading, ruling note, notes); an author
+    who only looks like someone on the roster is flagged, and noted ``lookalike``."""
     standing, player = authors.identify(post)
+    resembles = authors.lookalike(post)
+    if resembles is not None:
+        flags.append(Flag(post.floor, player.seat if player else None, "lookalike", resembles))
+    judgement = _judge_post(
+        post, standing, player, roster, deadline, reader, options, scope, flags, ruling
+    )
+    if resembles is None:
+        return judgement
+    if isinstance(judgement, _Accepted):
+        return replace(judgement, notes=(*judgement.notes, "lookalike"))
+    *rest, notes = judgement
+    return (*rest, (*notes, "lookalike"))
+
+
+def _judge_post(post, standing, player, roster, deadline, reader, options, scope, flags, ruling):
     seat = player.seat if player else None
-    ruling = options.rulings.get(post.floor) if post.floor is not None else None
     ruling_note = _ruling_note(ruling) if ruling else None
     if standing == "judge":
         return "judge", None, None, None, ()
@@ -241,10 +265,11 @@ def _reading(
 
 
 def _timing(moment: datetime, precision: str, deadline: datetime) -> str:
-    """``ok``, ``late`` or ``ambiguous`` (a minute-precision time in the deadline's minute)."""
+    """``ok``, ``late`` or ``ambiguous`` (a time known only to the minute, or coarser, whose
+    span holds the deadline: a minute-precision time in the deadline's minute)."""
     if moment > deadline:
         return "late"
-    if precision == "minute" and moment + MINUTE > deadline:
+    if moment + PRECISION_SPAN[precision] > deadline:
         return "ambiguous"
     return "ok"
 
@@ -338,43 +363,79 @@ def next_warnings(
 
 
 class AuthorIndex:
-    """Who wrote a post: a judge, a seat's current or former holder, or an outsider."""
+    """Who wrote a post: a judge, a seat's current or former holder, or an outsider.
+
+    A forum account is its uid: when the roster gives one for a person, a post is theirs
+    only if it shows that uid, or, in a view that shows no uids (printable, archiver, a
+    deleted account), their name exactly as the board shows it.  A lookalike name — one
+    that is the person's only after folding away case, width, zero-width or bidi
+    characters (``killmod.names.fold``) — is never taken for someone with a uid; for
+    someone without one it is, and ``lookalike`` says so for the audit.
+    """
 
     def __init__(self, roster: Roster) -> None:
-        self.judges = {fold(name) for name in roster.judges}
-        self.by_uid = {p.uid: p for p in roster.players if p.uid is not None}
-        self.by_name = {fold(p.name): p for p in roster.players}
-        self.former = {
-            fold(holder.name): (holder, player)
-            for player in roster.players
-            for holder in player.former
-        }
-        self.former_by_uid = {
-            holder.uid: (holder, player)
-            for player in roster.players
-            for holder in player.former
-            if holder.uid is not None
-        }
+        people: list[_Person] = [
+            _Person(name, roster.judge_uids.get(name), "judge", None, None)
+            for name in roster.judges
+        ]
+        for player in roster.players:
+            people.append(_Person(player.name, player.uid, "player", player, None))
+            for holder in player.former:
+                people.append(_Person(holder.name, holder.uid, "former", player, holder))
+        self._by_uid = {person.uid: person for person in people if person.uid is not None}
+        self._by_shown: dict[str, _Person] = {}
+        self._by_folded: dict[str, _Person] = {}
+        for person in people:
+            self._by_shown.setdefault(shown(person.name), person)
+            self._by_folded.setdefault(fold(person.name), person)
+        self._found: dict[tuple[str, int | None], tuple[_Person | None, str | None]] = {}
 
     def identify(self, post: Post) -> tuple[str, Player | None]:
-        name = fold(post.author)
-        if name in self.judges:
+        """``judge``, ``player``, ``replaced`` (a former holder after the substitution) or
+        ``not_player``, and the seat's player."""
+        person, _ = self._match(post.author, post.uid)
+        if person is None:
+            return "not_player", None
+        if person.kind == "judge":
             return "judge", None
-        player = self.by_uid.get(post.uid) if post.uid is not None else None
-        if player is None:
-            player = self.by_name.get(name)
-            if player is not None and None not in (player.uid, post.uid):
-                player = None  # same shown name, different account
-        if player is not None:
-            return "player", player
-        former = self.former_by_uid.get(post.uid) if post.uid is not None else None
-        if former is None:
-            former = self.former.get(name)
-            if former is not None and None not in (former[0].uid, post.uid):
-                former = None  # same shown name, different account
-        if former is not None:
-            holder, seat_player = former
-            if post.posted_at > holder.until:
-                return "replaced", seat_player
-            return "player", seat_player
-        return "not_player", None
+        if person.holder is not None and post.posted_at > person.holder.until:
+            return "replaced", person.player
+        return "player", person.player
+
+    def lookalike(self, post: Post) -> str | None:
+        """The roster name a post's author only looks like: the same after folding but not
+        as shown, or shown alike with another uid.  None when the author is plainly who
+        they are, or like nobody."""
+        return self._match(post.author, post.uid)[1]
+
+    def _match(self, author: str, uid: int | None) -> tuple[_Person | None, str | None]:
+        key = (author, uid)
+        if key not in self._found:
+            self._found[key] = self._find(author, uid)
+        return self._found[key]
+
+    def _find(self, author: str, uid: int | None) -> tuple[_Person | None, str | None]:
+        if uid is not None and uid in self._by_uid:
+            return self._by_uid[uid], None
+        exact = self._by_shown.get(shown(author))
+        if exact is not None:
+            if exact.uid is not None and uid is not None:
+                return None, exact.name  # the same name, another account
+            return exact, None
+        folded = self._by_folded.get(fold(author))
+        if folded is None:
+            return None, None
+        if folded.uid is not None:
+            return None, folded.name  # looks like someone whose uid it does not show
+        return folded, folded.name
+
+
+@dataclass(frozen=True)
+class _Person:
+    """Someone the roster names: a judge, a seat's player, or a seat's former holder."""
+
+    name: str
+    uid: int | None
+    kind: Literal["judge", "player", "former"]
+    player: Player | None
+    holder: FormerHolder | None

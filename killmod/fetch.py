@@ -2,11 +2,17 @@
 
 A ``Fetcher`` holds one ``requests`` session (a real User-Agent, the judge's cookies,
 urllib3's ``Retry``: exponential backoff on connection errors, read timeouts, 429 and 5xx,
-honouring ``Retry-After``), a pacer that spaces request starts to the same host, and the
-page cache it answers from when allowed (``killmod.pages`` keeps what it parses there).
-Pages are fetched at most ``jobs`` at once, in the order given, with a progress line on
-stderr when it is a terminal.  Every failure is a ``TallyFailed`` naming
-the page; cookie values never appear in any message.
+honouring a ``Retry-After`` that is a number of seconds or an HTTP date), a pacer that
+spaces request starts to the same host, and the page cache it answers from when allowed
+(``killmod.pages`` keeps what it parses there).  Pages are fetched at most ``jobs`` at
+once, in the order given, with a progress line on stderr when it is a terminal.
+
+What a board may not do to a page: redirect it to another host (refused; the judge's
+cookies never leave the board's host), send more than ``max_page_bytes`` once
+decompressed (read and inflated in small steps and stopped there: no gzip bomb reaches
+memory), or drip its bytes past the deadline (the whole answer must arrive within
+``timeout`` seconds of its start).  Every failure is a ``TallyFailed`` naming the page;
+cookie values never appear in any message.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import sys
 import threading
 import time
 import warnings
+import zlib
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,11 +32,12 @@ from email.utils import parsedate_to_datetime
 from http.cookiejar import LoadError, MozillaCookieJar
 from pathlib import Path
 from typing import Any, TextIO
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import requests
 from requests.adapters import HTTPAdapter
-from urllib3.exceptions import ProtocolError, ReadTimeoutError
+from requests.utils import get_auth_from_url
+from urllib3.exceptions import HTTPError, InvalidHeader, ProtocolError, ReadTimeoutError
 from urllib3.util.retry import Retry
 
 from killmod.cache import Fetched, PageCache
@@ -43,6 +51,11 @@ USER_AGENT = (
 )
 CONNECT_TIMEOUT = 5.0  # seconds; the read timeout is FetchOptions.timeout
 MAX_RETRY_AFTER = 60.0  # seconds: a longer Retry-After is waited this long
+MAX_REDIRECTS = 5  # a board's own redirects are one or two; more is a loop
+MAX_PAGES = 2000  # pages a thread may have (FetchOptions.max_pages)
+MAX_PAGE_BYTES = 20 * 1024 * 1024  # one page's body, decompressed (FetchOptions.max_page_bytes)
+_CHUNK = 64 * 1024  # bytes read, and inflated, at a time
+_REDIRECTS = (301, 302, 303, 307, 308)
 _HTTP_REASONS = {
     401: "需要登录",
     403: "没有权限",
@@ -56,10 +69,13 @@ class FetchOptions:
     """How to fetch: concurrency, politeness, timeouts, retries, cookies and the cache.
 
     ``delay`` is the least time between two request starts to the same host; ``timeout``
-    the read timeout in seconds; ``retries`` how many times a page is tried again;
+    the read timeout in seconds, and the time a page's whole body has to arrive in once
+    the board starts answering; ``retries`` how many times a page is tried again;
     ``backoff`` urllib3's backoff factor (waits of 0, 2×, 4× … it).  ``cache`` is the
     cache folder (None: no cache); ``offline`` reads the cache alone; ``refresh`` never
     takes a page from the cache.  ``progress`` draws the progress line (on a terminal).
+    ``max_pages`` is the most pages a thread may have; ``max_page_bytes`` the most bytes
+    one page may have once decompressed.
     """
 
     jobs: int = 4
@@ -72,10 +88,20 @@ class FetchOptions:
     offline: bool = False
     refresh: bool = False
     progress: bool = False
+    max_pages: int = MAX_PAGES
+    max_page_bytes: int = MAX_PAGE_BYTES
 
 
 class _Retry(Retry):
-    """urllib3's Retry with the board's Retry-After capped at ``MAX_RETRY_AFTER``."""
+    """urllib3's Retry with the board's Retry-After capped at ``MAX_RETRY_AFTER``; one that
+    is neither a number of seconds nor an HTTP date is ignored (the normal backoff
+    applies), never an error."""
+
+    def get_retry_after(self, response) -> float | None:
+        try:
+            return super().get_retry_after(response)
+        except InvalidHeader:
+            return None
 
     def parse_retry_after(self, retry_after: str) -> float:
         return min(super().parse_retry_after(retry_after), MAX_RETRY_AFTER)
@@ -85,6 +111,7 @@ def new_session(options: FetchOptions) -> requests.Session:
     """A session with a real User-Agent, the judge's cookies and retries with backoff."""
     session = requests.Session()
     session.headers["User-Agent"] = USER_AGENT
+    session.headers["Accept-Encoding"] = "gzip, deflate"  # what _Inflater reads
     if options.cookies is not None:
         session.cookies.update(load_cookies(options.cookies))
     retry = _Retry(
@@ -305,33 +332,115 @@ class Fetcher:
         return self._download(url)
 
     def _download(self, url: str) -> Fetched:
-        """GET one page; any failure is a TallyFailed naming the page and why."""
-        try:
-            response = self._get(url)
-        except requests.exceptions.RequestException as error:
-            raise TallyFailed(self._failure(url, error)) from None
-        if response.status_code != 200:
-            reason = _http_reason(response.status_code)
-            raise TallyFailed(f"读取页面失败（HTTP {response.status_code}{reason}）：{url}")
-        header_charset = (
-            response.encoding if "charset" in response.headers.get("Content-Type", "") else None
-        )
-        return Fetched(url, response.content, header_charset, _server_clock(response))
+        """GET one page; any failure is a TallyFailed naming the page and why.
 
-    def _get(self, url: str) -> requests.Response:
-        """GET with urllib3's retries; a connection broken while the body was read (which
-        urllib3 does not see: requests reads the body after it) is tried again too."""
-        timeout = (min(CONNECT_TIMEOUT, self.options.timeout), self.options.timeout)
+        urllib3 retries a connection or an answer that fails; a body cut off, timed out or
+        dripped past the deadline is fetched again here, as many times.
+        """
         attempt = 0
         while True:
-            self.pacer.wait(url)
             try:
-                return self.session.get(url, timeout=timeout)
-            except requests.exceptions.ChunkedEncodingError:
+                return self._attempt(url)
+            except _BodyFailed as failure:
                 if attempt == self.options.retries:
-                    raise
+                    raise TallyFailed(self._body_failure(url, failure.timed_out)) from None
                 time.sleep(self.options.backoff * 2**attempt)
                 attempt += 1
+
+    def _attempt(self, url: str) -> Fetched:
+        response, final = self._follow(url)
+        with response:
+            if response.status_code != 200:
+                reason = _http_reason(response.status_code)
+                raise TallyFailed(f"读取页面失败（HTTP {response.status_code}{reason}）：{url}")
+            body = self._body(url, response)
+            content_type = response.headers.get("Content-Type", "")
+            header_charset = response.encoding if "charset" in content_type else None
+            clock, exact = _server_clock(response)
+        moved = final if final != url else None
+        return Fetched(url, body, header_charset, clock, exact_clock=exact, final_url=moved)
+
+    def _follow(self, url: str) -> tuple[requests.Response, str]:
+        """The answer to ``url`` after the board's redirects, and where they led.
+
+        A redirect within the board's host is followed (Discuz sends the rewritten and the
+        ``forum.php`` forms of a thread to each other, and X3.4 answers the first view
+        after a moderator's deletion with a 302); one to another host is refused, so the
+        judge's cookies stay with the board.
+        """
+        auth = get_auth_from_url(url)
+        current = url
+        for _ in range(MAX_REDIRECTS + 1):
+            response = self._get(current, auth if any(auth) else None)
+            location = response.headers.get("Location")
+            if response.status_code not in _REDIRECTS or not location:
+                return response, current
+            response.close()
+            target = urljoin(current, location.strip())
+            if not _same_host(url, target):
+                shown = urlsplit(target).hostname or target
+                raise TallyFailed(
+                    f"论坛把页面重定向到了另一个网站（{shown}），已拒绝"
+                    f"（不会把 cookies 发给别的网站）：{url}"
+                )
+            current = target
+        raise TallyFailed(
+            f"论坛重定向的次数太多（超过 {MAX_REDIRECTS} 次），可能是重定向循环：{url}"
+        )
+
+    def _get(self, url: str, auth: tuple[str, str] | None) -> requests.Response:
+        """One GET, its body not read yet, with urllib3's retries."""
+        timeout = (min(CONNECT_TIMEOUT, self.options.timeout), self.options.timeout)
+        self.pacer.wait(url)
+        try:
+            return self.session.get(
+                url, timeout=timeout, allow_redirects=False, stream=True, auth=auth
+            )
+        except requests.exceptions.RequestException as error:
+            raise TallyFailed(self._failure(url, error)) from None
+
+    def _body(self, url: str, response: requests.Response) -> bytes:
+        """The body, read in small steps: decompressed, within ``max_page_bytes`` and within
+        ``timeout`` seconds of the answer's start (a board dripping bytes to hold the read
+        open is cut off there)."""
+        limit = self.options.max_page_bytes
+        inflater = _Inflater(response.headers.get("Content-Encoding", ""), url)
+        deadline = time.monotonic() + self.options.timeout
+        parts: list[bytes] = []
+        size = 0
+        raw = response.raw
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _BodyFailed(timed_out=True)
+                _wait_at_most(raw, min(left, self.options.timeout))
+                chunk = raw.read1(_CHUNK, decode_content=False)
+                if not chunk:
+                    break
+                data = inflater.feed(chunk, limit - size + 1)
+                size += len(data)
+                if size > limit:
+                    raise TallyFailed(
+                        f"页面太大：解压后超过 {limit // (1024 * 1024)} MB，已停止读取"
+                        f"（可用 --max-page-mb 调整）：{url}"
+                    )
+                parts.append(data)
+        except ReadTimeoutError:
+            raise _BodyFailed(timed_out=True) from None
+        except TimeoutError:
+            raise _BodyFailed(timed_out=True) from None
+        except (HTTPError, OSError):
+            raise _BodyFailed(timed_out=False) from None
+        parts.append(inflater.finish())
+        return b"".join(parts)
+
+    def _body_failure(self, url: str, timed_out: bool) -> str:
+        """The Chinese message for a body that failed each time it was read."""
+        tries = f"（试了 {self.options.retries + 1} 次）"
+        if timed_out:
+            return f"读取页面超时{tries}：{url}"
+        return f"论坛中途断开了连接{tries}：{url}"
 
     def _failure(self, url: str, error: requests.exceptions.RequestException) -> str:
         """The Chinese message for a request that failed after its retries."""
@@ -345,11 +454,94 @@ class Fetcher:
             error, requests.exceptions.ChunkedEncodingError
         ):
             return f"论坛中途断开了连接{tries}：{url}"
-        if isinstance(error, requests.exceptions.ContentDecodingError):
-            return f"页面压缩数据损坏，无法解压：{url}"
         if isinstance(error, requests.exceptions.ConnectionError):
             return f"无法连接论坛 {urlsplit(url).hostname or url}{tries}：{url}"
         return f"读取页面失败（{type(error).__name__}）：{url}"
+
+
+class _BodyFailed(Exception):
+    """A body that did not arrive whole: cut off, or not within the deadline."""
+
+    def __init__(self, *, timed_out: bool) -> None:
+        super().__init__()
+        self.timed_out = timed_out
+
+
+class _Inflater:
+    """Decompresses a body as it arrives, never more than asked for at a time.
+
+    ``zlib``'s ``max_length`` bounds each step's output, so a body that inflates a
+    thousandfold (a gzip bomb) is stopped at the page limit with only that much in
+    memory.  Reads what the session asks for: gzip, deflate (zlib or raw) or nothing.
+    """
+
+    def __init__(self, encoding: str, url: str) -> None:
+        self.url = url
+        self.encoding = encoding.strip().lower()
+        if self.encoding in ("", "identity"):
+            self._zlib = None
+        elif self.encoding in ("gzip", "x-gzip"):
+            self._zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif self.encoding == "deflate":
+            self._zlib = zlib.decompressobj(zlib.MAX_WBITS)
+        else:
+            raise TallyFailed(f"论坛用了无法识别的压缩方式（{encoding}），无法解压：{url}")
+        self._started = False
+
+    def feed(self, data: bytes, room: int) -> bytes:
+        """The bytes ``data`` inflates to, at most ``room`` of them."""
+        if self._zlib is None:
+            return data[:room]
+        try:
+            out = self._inflate(data, room)
+        except zlib.error:
+            if self.encoding != "deflate" or self._started:
+                raise TallyFailed(f"页面压缩数据损坏，无法解压：{self.url}") from None
+            self._zlib = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, no zlib header
+            out = self._inflate(data, room)
+        self._started = True
+        return out
+
+    def _inflate(self, data: bytes, room: int) -> bytes:
+        out = self._zlib.decompress(data, room)
+        while self._zlib.unconsumed_tail and len(out) < room:
+            out += self._zlib.decompress(self._zlib.unconsumed_tail, room - len(out))
+        return out
+
+    def finish(self) -> bytes:
+        """The end of the body: a compressed body must be whole."""
+        if self._zlib is None:
+            return b""
+        try:
+            rest = self._zlib.flush()
+        except zlib.error:
+            raise TallyFailed(f"页面压缩数据损坏，无法解压：{self.url}") from None
+        if self._started and not self._zlib.eof:
+            raise TallyFailed(f"页面压缩数据不完整（传输中断？），无法解压：{self.url}")
+        return rest
+
+
+def _wait_at_most(raw, seconds: float) -> None:
+    """Let the next read of ``raw`` wait at most ``seconds`` for bytes to come."""
+    connection = getattr(raw, "connection", None)
+    sock = getattr(connection, "sock", None)
+    if sock is not None:
+        sock.settimeout(max(seconds, 0.01))
+
+
+def _same_host(url: str, target: str) -> bool:
+    """Whether a redirect from ``url`` to ``target`` stays with the board: the same host and
+    port (http may become https on it; https never falls back to http)."""
+    here, there = urlsplit(url), urlsplit(target)
+    if there.scheme not in ("http", "https") or (here.scheme, there.scheme) == ("https", "http"):
+        return False
+    if (here.hostname or "").lower() != (there.hostname or "").lower():
+        return False
+    return here.scheme != there.scheme or _port(here) == _port(there)
+
+
+def _port(parts) -> int:
+    return parts.port or (443 if parts.scheme == "https" else 80)
 
 
 def _is_loopback(host: str) -> bool:
@@ -367,9 +559,13 @@ def _http_reason(status: int) -> str:
     return "，论坛服务器出错" if status >= 500 else ""
 
 
-def _server_clock(response: requests.Response) -> datetime:
-    """The server's Date header (the board's clock) when it sends one, else ours."""
+def _server_clock(response: requests.Response) -> tuple[datetime, bool]:
+    """The server's Date header (the board's clock, to the second) when it sends one, else
+    ours; and whether it is the board's."""
     try:
-        return parsedate_to_datetime(response.headers["Date"])
+        found = parsedate_to_datetime(response.headers["Date"])
     except (KeyError, TypeError, ValueError):
-        return datetime.now(UTC)
+        return datetime.now(UTC), False
+    if found.tzinfo is None:  # "-0000": a time in UTC whose source zone is unknown
+        found = found.replace(tzinfo=UTC)
+    return found, True

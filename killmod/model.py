@@ -7,13 +7,22 @@ layer (scrapers, votes, rules, store, announce) speaks in these types.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from killmod.rules.r10 import KnifeCount
 
-Precision = Literal["second", "minute"]
+Precision = Literal["second", "minute", "hour", "day"]
+# How long after ``posted_at`` a post of each precision may really have been written: a
+# time the board showed to the minute is somewhere in that minute; "N 小时前" without its
+# exact time, or counted back from a clock shown to the minute, is known to about an hour.
+PRECISION_SPAN = {
+    "second": timedelta(0),
+    "minute": timedelta(seconds=59),
+    "hour": timedelta(seconds=3659),
+    "day": timedelta(seconds=86459),
+}
 
 
 @dataclass(frozen=True)
@@ -22,7 +31,8 @@ class Post:
 
     ``body`` is the post's own text: quotes, signatures and the board's edit
     notice are removed (quotes are kept apart in ``quotes``).  ``posted_at`` is
-    timezone-aware; ``precision`` says whether the board showed seconds.
+    timezone-aware; ``precision`` says how exactly it is known: the post was written
+    between ``posted_at`` and ``posted_at + PRECISION_SPAN[precision]``.
     """
 
     pid: int
@@ -40,12 +50,15 @@ class Post:
 
 @dataclass(frozen=True)
 class Page:
-    """One fetched page of a thread, parsed."""
+    """One fetched page of a thread, parsed: its posts and what it says about itself —
+    its page number, how many pages its page bar shows, the thread's title and the
+    thread's id on the board (None where the page does not show them)."""
 
     posts: tuple[Post, ...]
     page_no: int
     page_count: int
     title: str | None = None
+    thread_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,7 +88,8 @@ class Roster:
     """Who plays: seats, judges and the substitutes' queue.
 
     ``variants`` are the 2.0 花样玩法 in play; ``code`` is the V4.0 version code (None:
-    the reference code of the table row for the player count).
+    the reference code of the table row for the player count).  ``judge_uids`` gives the
+    forum uid of the judges whose roster entry names one.
     """
 
     players: tuple[Player, ...]
@@ -86,6 +100,7 @@ class Roster:
     variants: tuple[str, ...] = ()
     warnings: dict[int, int] = field(default_factory=dict)
     code: str | None = None
+    judge_uids: dict[str, int] = field(default_factory=dict)
 
     def seat(self, seat: int) -> Player | None:
         """The player in ``seat``, or None when there is no such seat."""

@@ -2,33 +2,44 @@
 
 The scraper is the one named, the one a profile describes, or the one that recognises
 the page.  A page fetched over HTTP must end with ``</html>``: a page cut off is an error,
-never a short page.  With a cache, the posts a page's bytes were parsed into are kept
-with them, so a long thread read again parses only the pages that changed.
+never a short page.  A page must be the page asked for (``killmod.identity``): one that
+is not is fetched once more, then fails naming the page and what it showed.  With a
+cache, the posts a page's bytes were parsed into are kept with them, so a long thread
+read again parses only the pages that changed.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urldefrag
 from zoneinfo import ZoneInfo
-
-from lxml import html as lxml_html
 
 import scrapers
 from killmod.cache import Fetched, ParsedPage
 from killmod.charset import decode_html
 from killmod.errors import BadInput, KillmodError, TallyFailed
 from killmod.fetch import Fetcher
+from killmod.identity import Expected, mismatch
 from killmod.model import Page
-from scrapers.base import Scraper, has_html_end, tidy_text
+from scrapers.base import Scraper, has_html_end
+from scrapers.board_messages import board_message
 from scrapers.profile import Profile, ProfileScraper
 
 
 def read_page(
-    url: str, fetcher: Fetcher, *, tz: ZoneInfo, forum: str | None = None
+    url: str,
+    fetcher: Fetcher,
+    *,
+    tz: ZoneInfo,
+    forum: str | None = None,
+    expected: Expected | None = None,
 ) -> tuple[Scraper, Page]:
-    """Fetch one page afresh and parse it (as ``forum`` when given)."""
-    return parse_fetched(fetcher.fetch(url), fetcher, tz=tz, forum=forum, profile=None)
+    """Fetch one page afresh and parse it (as ``forum`` when given); it must be the page
+    ``expected`` (default: the page the URL names)."""
+    return parse_fetched(
+        fetcher.fetch(url), fetcher, tz=tz, forum=forum, profile=None, expected=expected
+    )
 
 
 def read_at(
@@ -39,14 +50,17 @@ def read_at(
     tz: ZoneInfo,
     forum: str | None,
     profile: Profile | None,
-) -> tuple[Scraper, Page, bool]:
-    """The page at ``url`` and whether it came from the cache (which ``cached`` allows):
-    as parsed before, else its bytes parsed."""
+) -> tuple[Scraper, Page, bool, str]:
+    """The page at ``url`` (the page it names), whether it came from the cache (which
+    ``cached`` allows): as parsed before, else its bytes parsed; and the URL it came from
+    (where the board's redirects led: a post's link leads to its thread's page)."""
     kept = parsed_before(url, fetcher, cached=cached, tz=tz, forum=forum, profile=profile)
     if kept is not None:
-        return *kept, True
+        return *kept, True, url
     fetched = fetcher.fetch(url, cached=cached)
-    return *parse_fetched(fetched, fetcher, tz=tz, forum=forum, profile=profile), fetched.cached
+    scraper, page = parse_fetched(fetched, fetcher, tz=tz, forum=forum, profile=profile)
+    landed = urldefrag(fetched.final_url)[0] if fetched.final_url else url
+    return scraper, page, fetched.cached, landed
 
 
 def parsed_before(
@@ -57,9 +71,11 @@ def parsed_before(
     tz: ZoneInfo,
     forum: str | None,
     profile: Profile | None,
+    expected: Expected | None = None,
 ) -> tuple[Scraper, Page] | None:
     """The cached page at ``url`` as parsed before in the time zone ``tz``, when the cache
-    may answer for it and the scraper that parsed it is ``forum`` (if named).
+    may answer for it, the scraper that parsed it is ``forum`` (if named) and it is the
+    page ``expected`` (default: the page the URL names).
 
     A page fetched again is parsed again; so is one asked for in another time zone or as
     another format, and a profile's pages always are (the profile may have changed).
@@ -69,7 +85,10 @@ def parsed_before(
     kept = fetcher.cache.get_parsed(url, tz.key)
     if kept is None or forum not in (None, kept.scraper):
         return None
-    return scrapers.by_name(kept.scraper), kept.page
+    scraper = scrapers.by_name(kept.scraper)
+    if mismatch(kept.page, expected or _named_by(scraper, url)) is not None:
+        return None
+    return scraper, kept.page
 
 
 def parse_fetched(
@@ -79,21 +98,54 @@ def parse_fetched(
     tz: ZoneInfo,
     forum: str | None,
     profile: Profile | None,
+    expected: Expected | None = None,
 ) -> tuple[Scraper, Page]:
-    """Parse a fetched page and keep it in the cache with its posts; a cached page that no
-    longer reads is fetched again."""
+    """Parse a fetched page, check it is the page ``expected`` (default: the page its URL
+    names) and keep it in the cache with its posts.
+
+    A cached page that no longer reads is fetched again; so is, once, a page that is not
+    the page asked for, which then fails naming it.
+    """
     try:
-        _check_complete(fetched)
-        scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile)
+        scraper, page = _parse_checked(fetched, tz=tz, forum=forum, profile=profile)
     except KillmodError:
         if not fetched.cached:
             raise
         fetched = fetcher.fetch(fetched.url)
-        _check_complete(fetched)
-        scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile)
+        scraper, page = _parse_checked(fetched, tz=tz, forum=forum, profile=profile)
+    problem = mismatch(page, expected or _named_by(scraper, fetched.url))
+    if problem is not None:
+        fetched = fetcher.fetch(fetched.url)
+        scraper, page = _parse_checked(fetched, tz=tz, forum=forum, profile=profile)
+        problem = mismatch(page, expected or _named_by(scraper, fetched.url))
+        if problem is not None:
+            raise TallyFailed(
+                f"论坛给的不是要读的那一页：{fetched.url}（{problem}；重新读取一次后仍是如此）"
+            )
     parsed = ParsedPage(scraper.NAME, tz.key, page) if profile is None else None
     if fetcher.cache is not None and (parsed is not None or not fetched.cached):
         fetcher.cache.put(fetched, parsed)
+    return scraper, page
+
+
+def _named_by(scraper: Scraper, url: str) -> Expected:
+    """The page a URL asks for; a number past the last page gets the last page."""
+    thread, page = scraper.address(url)
+    return Expected(page=page, thread=thread, past_end=True)
+
+
+def _parse_checked(
+    fetched: Fetched, *, tz: ZoneInfo, forum: str | None, profile: Profile | None
+) -> tuple[Scraper, Page]:
+    """A whole page parsed; a redirect to another thread is refused."""
+    _check_complete(fetched)
+    scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile)
+    if fetched.final_url is not None:
+        asked, went = scraper.address(fetched.url), scraper.address(fetched.final_url)
+        if None not in (asked.thread, went.thread) and asked.thread != went.thread:
+            raise TallyFailed(
+                f"论坛把这一页重定向到了另一个帖子（{fetched.final_url}），已拒绝：{fetched.url}"
+            )
     return scraper, page
 
 
@@ -108,8 +160,10 @@ def parse_page(
 ) -> tuple[Scraper, Page]:
     """Parse one page; a profile's scraper (and charset) wins over ``forum`` and recognition.
 
-    A Discuz message page (no such thread, log in first, no permission…) fails with the
-    board's own message, whichever scraper was asked to read it.
+    A board's own answer instead of a thread page (a Discuz message page: no such thread,
+    log in first, no permission…; a System Error page; the mobile view) fails with the
+    board's words, whichever scraper was asked to read it.  A time or text the scraper
+    cannot read is a page that cannot be read (exit 1), naming the page.
     """
     charset = profile.charset if profile else None
     html = decode_html(fetched.body, charset or fetched.header_charset, source=fetched.url)
@@ -121,9 +175,12 @@ def parse_page(
     except TallyFailed:
         _fail_with_board_message(fetched.url, html)
         raise
+    clock = fetched.fetched_at.astimezone(tz)
     try:
-        return scraper, scraper.parse(html, tz=tz, fetched_at=fetched.fetched_at.astimezone(tz))
-    except TallyFailed as error:
+        return scraper, scraper.parse(
+            html, tz=tz, fetched_at=clock, exact_clock=fetched.exact_clock
+        )
+    except (TallyFailed, BadInput) as error:
         _fail_with_board_message(fetched.url, html)
         raise TallyFailed(f"{fetched.url}：{error.message}") from None
     except KillmodError:
@@ -135,17 +192,10 @@ def parse_page(
 
 
 def _fail_with_board_message(url: str, html: str) -> None:
-    """Fail with the board's message when the page is a Discuz! X message page.
-
-    ``div#messagetext`` carries showmessage()'s text: no such thread, log in first, no
-    permission, the user group may not read…
-    """
-    if 'id="messagetext"' not in html:
-        return
-    found = lxml_html.document_fromstring(html).xpath('//div[@id="messagetext"]/p[1]')
-    message = tidy_text(found[0].text_content()) if found else ""
+    """Fail with the board's own words when the page is its answer instead of a thread page."""
+    message = board_message(url, html)
     if message:
-        raise TallyFailed(f"{url}：论坛返回了提示页面：「{message}」")
+        raise TallyFailed(f"{url}：{message}")
 
 
 def saved_page(file: Path) -> Fetched:

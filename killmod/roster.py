@@ -41,6 +41,7 @@ TOP_KEYS = (
 CODE_RULES = "v4"
 PLAYER_KEYS = ("seat", "name", "uid", "aliases", "alive", "role", "former")
 FORMER_KEYS = ("name", "until", "uid")
+JUDGE_KEYS = ("name", "uid")
 # Seats are a game's numbers (1.2 has 16, the largest table 25); uids are a board's
 # user ids, which SQLite keeps as 64-bit integers.
 MAX_SEAT = 999
@@ -332,7 +333,7 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
     timezone = _timezone(top)
     variants = _variants(top, rules)
     claims = _Claims()
-    judges = _people(top, "judges", claims)
+    judges, judge_uids = _judges(top, claims)
     substitutes = _people(top, "substitutes", claims)
     tables = _players(top, ZoneInfo(timezone), claims)
     code = _code(top, rules, len(tables))
@@ -352,6 +353,7 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
         variants=variants,
         warnings=_warnings(top, {player.seat for player in players}, rules),
         code=code,
+        judge_uids=judge_uids,
     )
 
 
@@ -406,6 +408,34 @@ def _code(top: TomlTable, rules: str, players: int) -> str | None:
     if row["players"] != players:
         raise top.fail("code", f"{row['code']} 是 {row['players']} 人局，名单有 {players} 人")
     return row["code"]
+
+
+def _judges(top: TomlTable, claims: _Claims) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The judges: names, or tables ``{ name = "法官大人", uid = 100 }`` whose uid is matched
+    against the author link (a lookalike name is then never taken for the judge)."""
+    raw = top.data.get("judges")
+    if not isinstance(raw, list) or all(isinstance(entry, str) for entry in raw):
+        return _people(top, "judges", claims), {}
+    names, uids = [], {}
+    for index, entry in enumerate(raw):
+        if isinstance(entry, str):
+            if not entry.strip() or entry != entry.strip():
+                raise top.fail("judges", f"的第 {index + 1} 项不能是空的，首尾也不能有空格")
+            claims.name(top, "judges", entry, "法官")
+            names.append(entry)
+            continue
+        if not isinstance(entry, dict):
+            raise top.fail("judges", f"的第 {index + 1} 项应为名字或表，实际是{show(entry)}")
+        table = top.child("judges", entry, f"judges 第 {index + 1} 项", index, len(raw))
+        table.check_keys(JUDGE_KEYS)
+        table.require("name")
+        name, uid = table.string("name"), table.integer("uid")
+        claims.name(table, "name", name, "法官")
+        claims.uid(table, uid, "法官")
+        names.append(name)
+        if uid is not None:
+            uids[name] = uid
+    return tuple(names), uids
 
 
 def _people(top: TomlTable, key: str, claims: _Claims) -> tuple[str, ...]:

@@ -4,11 +4,15 @@ A time shown to the minute in the deadline's own minute cannot say whether the p
 in time (22:00 may be 22:00:00 or 22:00:59).  Discuz! X's archiver
 (``archiver/?tid-T.html&page=P``) shows every post's time to the second, so such posts
 are looked up there: from its last page back to the first page that starts before the
-minute in question.  The archiver shows no pid, so a post is matched by author, minute
-and text (whitespace aside); identical posts pair up in posting order.  A post matched
-takes the archiver's seconds; its pid is kept in ``Thread.settled`` for the audit.  A
-post not found stays at minute precision (flagged as before), and an archiver that
-cannot be read leaves the thread as it was, with a warning.
+minute in question.  The archiver's page bar shows a window of pages (ten before and nine
+after the current one), not the last page: its last page is the one the thread's own page
+count names (the archiver pages by the same count), and when that fails the bar's window
+is walked on from page 1 until a page shows no page after itself.  Every archiver page
+must be the page asked for (``killmod.identity``).  The archiver shows no pid, so a post is
+matched by author, minute and text (whitespace aside); identical posts pair up in posting
+order.  A post matched takes the archiver's seconds; its pid is kept in
+``Thread.settled`` for the audit.  A post not found stays at minute precision (flagged as
+before), and an archiver that cannot be read leaves the thread as it was, with a warning.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from zoneinfo import ZoneInfo
 from killmod.count import MINUTE
 from killmod.errors import KillmodError
 from killmod.fetch import Fetcher
-from killmod.model import Post
+from killmod.identity import Expected, expected_after
+from killmod.model import Page, Post
 from killmod.names import fold
 from killmod.pages import read_page
 from killmod.thread import Thread
@@ -60,7 +65,7 @@ def settle_times(
         return thread
     since = min(post.posted_at for post in pending)
     try:
-        archived = _archived_since(archiver, since, fetcher, tz=tz)
+        archived = _archived_since(archiver, since, fetcher, tz=tz, guess=thread.pages)
     except KillmodError as error:
         log.warning("无法用归档页确认秒数，与截止同一分钟的帖子仍只精确到分钟：%s", error.message)
         return thread
@@ -88,17 +93,61 @@ def archiver_url(url: str) -> str | None:
     return urljoin(url, f"archiver/?tid-{tids[0]}.html")
 
 
-def _archived_since(url: str, since: datetime, fetcher: Fetcher, *, tz: ZoneInfo) -> list[Post]:
-    """The archiver's posts, read from its last page back to one that starts before ``since``."""
-    name = discuz_x_archiver.NAME
-    _, first = read_page(url, fetcher, tz=tz, forum=name)
-    posts = list(first.posts)
-    for n in range(first.page_count, 1, -1):
-        _, page = read_page(discuz_x_archiver.page_url(url, n), fetcher, tz=tz, forum=name)
+def _archived_since(
+    url: str, since: datetime, fetcher: Fetcher, *, tz: ZoneInfo, guess: int
+) -> list[Post]:
+    """The archiver's posts, read from its last page back to one that starts before ``since``;
+    ``guess`` is the page the last one probably is (the thread's own page count)."""
+    archiver = _Archiver(url, fetcher, tz)
+    last = archiver.last_page(guess)
+    posts: list[Post] = []
+    for n in range(last.page_no, 0, -1):
+        page = archiver.page(n)
         posts += page.posts
         if page.posts and page.posts[0].posted_at < since:
             break
     return posts
+
+
+class _Archiver:
+    """The archiver pages of one thread, each read once and checked to be the page asked
+    for: its number, and the thread id and title of the first archiver page read."""
+
+    def __init__(self, url: str, fetcher: Fetcher, tz: ZoneInfo) -> None:
+        self.url, self.fetcher, self.tz = url, fetcher, tz
+        self.same = Expected(thread=discuz_x_archiver.address(url).thread)
+        self.first: Page | None = None
+        self.read: dict[int, Page] = {}
+
+    def page(self, n: int, *, past_end: bool = False) -> Page:
+        """Archiver page ``n`` (``past_end``: or the last page, when ``n`` is past it)."""
+        if n not in self.read:
+            expected = replace(self.same, page=n, past_end=past_end)
+            page_url = discuz_x_archiver.page_url(self.url, n)
+            name = discuz_x_archiver.NAME
+            _, page = read_page(page_url, self.fetcher, tz=self.tz, forum=name, expected=expected)
+            if self.first is None:
+                self.first = page
+                self.same = expected_after(page, self.same.thread)
+            self.read[page.page_no] = page
+            if page.page_no != n:
+                return page
+        return self.read[n]
+
+    def last_page(self, guess: int) -> Page:
+        """The archiver's last page: from ``guess`` (or page 1 when it cannot be read), the
+        page bar's window walked on until a page shows no page after itself."""
+        page = None
+        if guess > 1:
+            try:
+                page = self.page(guess, past_end=True)
+            except KillmodError:
+                page = None
+        if page is None:
+            page = self.page(1)
+        while page.page_count > page.page_no:
+            page = self.page(page.page_count)
+        return page
 
 
 def _match(pending: list[Post], archived: list[Post]) -> dict[int, datetime]:

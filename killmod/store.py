@@ -468,6 +468,7 @@ class Game:
             "rules": roster.rules,
             "timezone": roster.timezone,
             "judges": list(roster.judges),
+            "judge_uids": roster.judge_uids,
             "variants": list(roster.variants),
             "code": roster.code,
         }
@@ -603,6 +604,7 @@ class Game:
             rules=self.setting("rules"),
             timezone=self.setting("timezone"),
             judges=tuple(self.setting("judges")),
+            judge_uids=dict(self.setting("judge_uids") or {}),
             substitutes=tuple(queue),
             variants=tuple(self.setting("variants") or ()),
             warnings=warnings,

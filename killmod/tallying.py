@@ -7,7 +7,7 @@ command calls.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -31,7 +31,7 @@ from killmod.model import Post, Roster, Source, TallyResult
 from killmod.redact import redact_url
 from killmod.roster import load_roster
 from killmod.rules import rule_set
-from killmod.rulings import Ruling, load_rulings
+from killmod.rulings import Ruling, load_rulings, resolve
 from killmod.settle import settle_times
 from killmod.thread import Thread, read_thread
 from scrapers.profile import Profile, load_profile
@@ -55,7 +55,7 @@ def tally(
     early: bool = False,
     edits: str = "strict",
     ambiguous_time: str = "count",
-    rulings: Mapping[int, Ruling] | str | Path | None = None,
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None = None,
     forum: str | None = None,
     jobs: int = 4,
     profile: Profile | str | Path | None = None,
@@ -77,6 +77,9 @@ def tally(
     is settled to the second from the board's archiver when it can be (``killmod.settle``).
     The vote counted is the round's next one under the rule set (``killmod.days``):
     ``phase`` (``point``/``knife``, 1.0 and 2.0) must be its phase when given.
+    ``rulings`` (rulings or a rulings file) by floor are resolved to their posts against
+    what the judge saw: the round's recorded snapshot when the game file has one, else
+    the thread as read (``killmod.rulings.resolve``).
 
     Recording is refused before the deadline (``now``, default the clock) unless
     ``early``, and for a thread that cannot be this vote's (README, “The game file”);
@@ -117,7 +120,7 @@ def _tally(
     replace_record: bool,
     early: bool,
     options: TallyOptions,
-    rulings: Mapping[int, Ruling] | str | Path | None,
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None,
     forum: str | None,
     profile: Profile | str | Path | None,
     fetching: FetchOptions,
@@ -144,7 +147,7 @@ def _tally(
         replacing = record and replace_record
         plan = plan_day(game, round_no, phase=phase, recording=record, replacing=replacing)
     head = game.head() if game is not None else None
-    if rulings is not None and not isinstance(rulings, Mapping):
+    if isinstance(rulings, str | Path):
         rulings = load_rulings(Path(rulings))
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
@@ -157,7 +160,10 @@ def _tally(
         thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
     now = (now or datetime.now(tz)).astimezone(tz)
     before = refuse_early(deadline, now, early=early) if record else now < deadline
-    options = replace(options, rulings=rulings or {})
+    seen = _recorded_floors(game, round_no) if game is not None else None
+    if seen is None:
+        seen = [(post.pid, post.floor) for post in thread.posts]
+    options = replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
     result = tally_thread(
         thread, roster, deadline=deadline, round_no=round_no or 1, options=options, plan=plan
     )
@@ -246,6 +252,16 @@ def _note_settled(result: TallyResult, settled: set[int]) -> TallyResult:
         for v in result.verdicts
     )
     return replace(result, verdicts=verdicts)
+
+
+def _recorded_floors(game, round_no: int | None) -> list[tuple[int, int | None]] | None:
+    """The (pid, floor) of the posts of the round's recorded snapshot, if it has one: what
+    the judge saw when writing rulings by floor for a tally recorded again."""
+    existing = game.tally_record(round_no) if round_no else None
+    if existing is None:
+        return None
+    rows = game.db.query("select pid, floor from posts where tally_id = ?", [existing["id"]])
+    return [(row["pid"], row["floor"]) for row in rows]
 
 
 def _state_before_day(game, round_no: int, *, replacing: bool) -> Roster:

@@ -2,22 +2,27 @@
 
 Every page is fetched and parsed; posts are deduplicated by pid (Discuz serves
 the last page for page numbers past the end, and floors shift when a post is
-deleted between fetches), and the thread fails whole if any page fails.  After the
-first page (which tells how many there are) the pages are fetched from the last to
-the first, the first again too: a post deleted meanwhile moves posts onto pages not
-read yet, never off them, so no post is lost.  Long threads are read in worker
-processes (``killmod.workers``); one page is read by ``killmod.pages``.
+deleted between fetches), and the thread fails whole if any page fails.  Every page
+must be the page asked for: its number, and the thread id and title the first page
+showed (``killmod.identity``).  The first page tells how many pages there are; that
+count is believed only up to ``FetchOptions.max_pages``, and only once the last page
+itself has been read and shows it is that page.  Then the other pages are fetched from
+the last to the first, the first again too: a post deleted meanwhile moves posts onto
+pages not read yet, never off them, so no post is lost.  Saved pages must make one
+whole thread.  Long threads are read in worker processes (``killmod.workers``); one page
+is read by ``killmod.pages``.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from killmod.errors import BadInput
+from killmod.errors import BadInput, TallyFailed
 from killmod.fetch import Fetched, Fetcher, FetchOptions
+from killmod.identity import Expected, check_saved, expected_after
 from killmod.model import Page, Post
 from killmod.pages import parse_fetched, parse_page, parsed_before, read_at, saved_page
 from killmod.workers import Assignment, page_workers
@@ -83,41 +88,84 @@ def _read_url(
     profile: Profile | None,
     tail: bool,
 ) -> Thread:
-    scraper, page, cached = read_at(url, fetcher, cached=tail, tz=tz, forum=forum, profile=profile)
+    scraper, page, cached, landed = read_at(
+        url, fetcher, cached=tail, tz=tz, forum=forum, profile=profile
+    )
     # Pages before the last one known (from the cache) may come from the cache.
     known = page.page_count if cached else 0
     pages = [page]
     # The first page is read again with the others, last to first, unless it is all there is.
     requested = set() if cached or page.page_count > 1 else {page.page_no}
+    same_thread = expected_after(page, scraper.address(landed).thread)
     # Worker processes, when the board is not paced (a profile's pages are read here).
     unpaced = profile is None and not fetcher.pacer.waits_for(url)
     assignment = Assignment(fetcher.options, tz, scraper.NAME)
     workers_for = page.page_count - known if unpaced else 0
 
-    def parse(fetched: Fetched) -> Page:
-        return parse_fetched(fetched, fetcher, tz=tz, forum=scraper.NAME, profile=profile)[1]
+    def expected(n: int) -> Expected:
+        return replace(same_thread, page=n)
 
-    def kept(url: str) -> Page | None:
-        found = parsed_before(url, fetcher, cached=True, tz=tz, forum=scraper.NAME, profile=profile)
+    def parse(fetched: Fetched, n: int) -> Page:
+        return parse_fetched(
+            fetched, fetcher, tz=tz, forum=scraper.NAME, profile=profile, expected=expected(n)
+        )[1]
+
+    def kept(page_url: str, n: int) -> Page | None:
+        found = parsed_before(
+            page_url,
+            fetcher,
+            cached=True,
+            tz=tz,
+            forum=scraper.NAME,
+            profile=profile,
+            expected=expected(n),
+        )
         return found[1] if found else None
+
+    def read(numbers: list[int]) -> list[Page]:
+        urls = {n: scraper.page_url(landed, n) for n in numbers}
+        numbered = {page_url: n for n, page_url in urls.items()}
+        cached_urls = {u for n, u in urls.items() if n < known}
+        done = {u: found for u in cached_urls if (found := kept(u, numbered[u]))}
+        rest = [u for u in urls.values() if u not in done]
+        if workers is None:
+
+            def then(fetched: Fetched) -> Page:
+                return parse(fetched, numbered[fetched.url])
+
+            fresh = fetcher.fetch_all(rest, cached=cached_urls, then=then)
+        else:
+            wanted = [expected(numbered[u]) for u in rest]
+            fresh = workers.fetch(rest, cached_urls, wanted, progress=fetcher.options.progress)
+        done.update(zip(rest, fresh, strict=True))
+        return [done[urls[n]] for n in numbers]
 
     with page_workers(workers_for, fetcher.options.jobs, assignment) as workers:
         # A page fetched later may show more pages than the first one did (new posts).
         while missing := sorted(
-            set(range(1, max(p.page_count for p in pages) + 1)) - requested, reverse=True
+            set(range(1, _page_count(pages, fetcher, url) + 1)) - requested, reverse=True
         ):
-            requested.update(missing)
-            urls = [scraper.page_url(url, n) for n in missing]
-            cached_urls = {u for n, u in zip(missing, urls, strict=True) if n < known}
-            read = {u: found for u in cached_urls if (found := kept(u))}
-            rest = [u for u in urls if u not in read]
-            if workers is None:
-                fresh = fetcher.fetch_all(rest, cached=cached_urls, then=parse)
-            else:
-                fresh = workers.fetch(rest, cached_urls, progress=fetcher.options.progress)
-            read.update(zip(rest, fresh, strict=True))
-            pages += [read[u] for u in urls]
-    return _assemble(url, pages, scraper)
+            # The last page first, alone: a page bar's count is believed once that page
+            # has been read and shows it is that page.
+            last, *others = missing
+            requested.add(last)
+            pages += read([last])
+            if _page_count(pages, fetcher, url) > last:
+                continue
+            requested.update(others)
+            pages += read(others)
+    return _assemble(landed, pages, scraper)
+
+
+def _page_count(pages: list[Page], fetcher: Fetcher, url: str) -> int:
+    """The most pages any page read shows, within the fetcher's ``max_pages``."""
+    count = max(page.page_count for page in pages)
+    cap = fetcher.options.max_pages
+    if count > cap:
+        raise TallyFailed(
+            f"帖子的页码栏显示有 {count} 页，超过上限 {cap} 页（可用 --max-pages 调整）：{url}"
+        )
+    return count
 
 
 def _read_files(
@@ -129,7 +177,8 @@ def _read_files(
     profile: Profile | None,
     jobs: int,
 ) -> Thread:
-    """The saved pages ``files``: the first one tells the format, unless ``forum`` does."""
+    """The saved pages ``files``: the first one tells the format, unless ``forum`` does.
+    Together they must be one whole thread (``killmod.identity.check_saved``)."""
     scraper, first = parse_page(saved_page(files[0]), tz=tz, forum=forum, profile=profile)
     rest = files[1:]
     workers_for = len(rest) if profile is None else 0
@@ -141,6 +190,7 @@ def _read_files(
                 parse_page(saved_page(file), tz=tz, forum=scraper.NAME, profile=profile)[1]
                 for file in rest
             ]
+    check_saved(files, [first, *pages])
     return _assemble(source, [first, *pages], scraper)
 
 

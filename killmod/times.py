@@ -2,21 +2,27 @@
 
 Boards print old posts with an absolute time ("2019-5-3 18:40:49") and recent
 ones with a relative text ("5 小时前", "昨天 21:55") that is resolved against
-the page's fetch time.  Absolute times take a precompiled-regex fast path;
-relative ones go through ``dateparser`` after a little normalisation of what
-it cannot read (traditional characters, 刚才).
+the board's clock when it rendered the page.  Absolute times take a
+precompiled-regex fast path; relative ones go through ``dateparser`` after a
+little normalisation of what it cannot read (traditional characters, 刚才).
+
+A relative text names a span, not a moment: Discuz's ``dgmdate`` writes "5 分钟前"
+for anything 300 to 359 seconds old, "5 小时前" for a whole hour of times.  A time
+read from one is the span's first second, with the precision that covers the span
+(``killmod.model.PRECISION_SPAN``), widened by how exactly the clock it counts from
+is known: the HTTP ``Date`` of the response gives seconds, a footer clock minutes.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from killmod.errors import BadInput
-from killmod.model import Precision
+from killmod.model import PRECISION_SPAN, Precision
 
 if TYPE_CHECKING:
     from dateparser.date import DateDataParser
@@ -42,18 +48,33 @@ _RELATIVE = re.compile(
     r"刚刚|\d+ ?秒前|\d+ ?分钟前|半小时前|\d+ ?小时前"
     rf"|[昨前]天 ?{_VALID_CLOCK}|\d+ ?天前(?: ?{_VALID_CLOCK})?"
 )
-_SECOND_PRECISE = re.compile(r"刚刚|秒前|:\d{2}:\d{2}")
+# How far before the time dateparser reads a relative text's span starts and how long it
+# is, in seconds (dgmdate: "N 分钟前" is 60·N to 60·N + 59 seconds old, "半小时前" 1,801 to
+# 3,600, "N 小时前" a whole hour, a bare "N 天前" a whole day, from its midnight: None), and
+# whether it counts back from the board's clock (a text with a clock time does not).
+# The first form that matches wins.
+_SPANS = (
+    (re.compile(r"刚刚|秒前"), 0, 0, True),
+    (re.compile(r"分钟前"), 59, 59, True),
+    (re.compile(r"半小时前"), 1800, 1799, True),
+    (re.compile(r"小时前"), 3599, 3599, True),
+    (re.compile(r":\d{2}:\d{2}$"), 0, 0, False),
+    (re.compile(r":\d{2}$"), 0, 59, False),
+    (re.compile(r"天前$"), None, 86399, True),
+)
 
 
 def parse_board_time(
-    text: str, tz: ZoneInfo, now: datetime, title: str | None = None
+    text: str, tz: ZoneInfo, now: datetime, title: str | None = None, *, slack: int = 0
 ) -> tuple[datetime, Precision]:
     """Read a post time as the board shows it; return it (aware, in ``tz``) and its precision.
 
     ``text`` is the visible text, ``title`` the exact time a board puts in the
     ``title`` of a relative time's span (preferred when it can be read).
-    ``now`` is the page's fetch time (aware); relative texts are resolved
-    against it.  Raises ``BadInput`` when the text is no time a board shows.
+    ``now`` is the board's clock when it rendered the page (aware); relative texts
+    are resolved against it, ``slack`` is how many seconds later the board's clock
+    may really have been (0 for the HTTP ``Date``, 59 for a clock shown to the
+    minute).  Raises ``BadInput`` when the text is no time a board shows.
     """
     if title is not None:
         exact = _parse_absolute(title, tz)
@@ -62,22 +83,18 @@ def parse_board_time(
     absolute = _parse_absolute(text, tz)
     if absolute is not None:
         return absolute
-    return _parse_relative(text, tz, now)
+    return _parse_relative(text, tz, now, slack)
 
 
 def parse_edit_notice(text: str, tz: ZoneInfo) -> datetime | None:
     """The time in a "本帖最后由 X 于 Y-n-j H:i 编辑" notice (aware), or None without one.
 
-    Reads the traditional "本帖最後由 X 於 … 編輯" too.  Raises ``BadInput`` when
-    the notice holds an impossible date.
+    Reads the traditional "本帖最後由 X 於 … 編輯" too.  A notice with an impossible date
+    is no notice the board wrote (a player may type one): None, never an error.
     """
     match = _EDIT_NOTICE.search(text)
-    if match is None:
-        return None
-    found = _datetime_from(match, tz)
-    if found is None:
-        raise BadInput(f"无法识别的编辑时间：「{text.strip()}」")
-    return found[0]
+    found = _datetime_from(match, tz) if match else None
+    return found[0] if found else None
 
 
 def format_iso(dt: datetime) -> str:
@@ -113,17 +130,30 @@ def _datetime_from(match: re.Match[str], tz: ZoneInfo) -> tuple[datetime, Precis
     return found, "minute" if seconds is None else "second"
 
 
-def _parse_relative(text: str, tz: ZoneInfo, now: datetime) -> tuple[datetime, Precision]:
-    """Resolve a relative board time ("5 小时前", "昨天 21:55"…) against ``now``."""
+def _parse_relative(
+    text: str, tz: ZoneInfo, now: datetime, slack: int
+) -> tuple[datetime, Precision]:
+    """Resolve a relative board time ("5 小时前", "昨天 21:55"…) against ``now``: the first
+    second of the span it names, and the precision that covers the span."""
     normal = _normalise(text)
     if _RELATIVE.fullmatch(normal) is None:
         raise BadInput(f"无法识别的发帖时间：「{text}」")
-    base = now.astimezone(tz).replace(tzinfo=None)
+    base = now.astimezone(tz).replace(tzinfo=None, microsecond=0)
     found = _relative_parser(tz.key, base).get_date_data(normal).date_obj
     if found is None:
         raise BadInput(f"无法识别的发帖时间：「{text}」")
-    precise = _SECOND_PRECISE.search(normal) is not None
-    return found.replace(tzinfo=tz, microsecond=0), "second" if precise else "minute"
+    found = found.replace(tzinfo=tz, microsecond=0)
+    before, width, counted = next((b, w, c) for form, b, w, c in _SPANS if form.search(normal))
+    if before is None:
+        start = found.replace(hour=0, minute=0, second=0)
+    else:
+        start = found - timedelta(seconds=before)
+    return start, _covering(width + (slack if counted else 0))
+
+
+def _covering(seconds: int) -> Precision:
+    """The finest precision whose span covers ``seconds``."""
+    return next(p for p, span in PRECISION_SPAN.items() if span.total_seconds() >= seconds)
 
 
 def _normalise(text: str) -> str:

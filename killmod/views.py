@@ -227,6 +227,7 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
             "silences": getattr(rules, "SILENCES_VOTERS", False),
             "day": result.day,
             "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
+            "blocked": {v.pid for v in result.verdicts if "banned" in v.notes},
         }
     )
 

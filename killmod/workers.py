@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 
 from killmod.errors import TallyFailed
 from killmod.fetch import Fetcher, FetchOptions, Progress
+from killmod.identity import Expected
 from killmod.model import Page
 from killmod.pages import parse_fetched, parse_page, saved_page
 
@@ -77,10 +78,21 @@ class PageWorkers:
     def __init__(self, pool: ProcessPoolExecutor) -> None:
         self._pool = pool
 
-    def fetch(self, urls: Sequence[str], cached: set[str], *, progress: bool) -> list[Page]:
+    def fetch(
+        self,
+        urls: Sequence[str],
+        cached: set[str],
+        expected: Sequence[Expected],
+        *,
+        progress: bool,
+    ) -> list[Page]:
         """The pages at ``urls``, fetched in that order (those in ``cached`` may come from
-        the cache) and parsed.  The first page that fails fails all."""
-        futures = [self._pool.submit(_fetch_and_parse, url, url in cached) for url in urls]
+        the cache), parsed and checked to be the pages ``expected``.  The first page that
+        fails fails all."""
+        futures = [
+            self._pool.submit(_fetch_and_parse, url, url in cached, wanted)
+            for url, wanted in zip(urls, expected, strict=True)
+        ]
         return _gather(futures, Progress(len(urls), enabled=progress))
 
     def parse_files(self, files: Sequence[Path]) -> list[Page]:
@@ -122,11 +134,16 @@ def _start_worker(assignment: Assignment) -> None:
     _fetcher = Fetcher(assignment.options) if assignment.options is not None else None
 
 
-def _fetch_and_parse(url: str, cached: bool) -> Page:
+def _fetch_and_parse(url: str, cached: bool, expected: Expected) -> Page:
     assert _assignment is not None and _fetcher is not None
     fetched = _fetcher.fetch(url, cached=cached)
     return parse_fetched(
-        fetched, _fetcher, tz=_assignment.tz, forum=_assignment.forum, profile=None
+        fetched,
+        _fetcher,
+        tz=_assignment.tz,
+        forum=_assignment.forum,
+        profile=None,
+        expected=expected,
     )[1]
 
 

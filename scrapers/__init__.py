@@ -1,7 +1,8 @@
 """Forum formats: one module per format, picked by URL pattern and page signature.
 
-Adding a board means adding one module with ``NAME``, ``matches``, ``parse``
-and ``page_url`` and listing it in ``SCRAPERS``.
+Adding a board means adding one module with ``NAME``, ``matches``, ``parse`` (a
+``Page`` that says its page number, the thread's id and title), ``page_url`` and
+``address`` (the thread and page a URL asks for), and listing it in ``SCRAPERS``.
 """
 
 from __future__ import annotations

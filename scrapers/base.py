@@ -1,27 +1,39 @@
 """What every scraper shares: the error it raises and small HTML helpers.
 
 A scraper module knows one forum format and nothing about games.  It offers
-``NAME``, ``matches(url, html)``, ``parse(html, *, tz, fetched_at) -> Page``
-and ``page_url(url, n)``; the registry in ``scrapers/__init__.py`` picks one.
+``NAME``, ``matches(url, html)``, ``parse(html, *, tz, fetched_at, exact_clock) -> Page``
+(the page's posts and what the page says about itself: its page number, the page
+count its page bar shows, the thread's title and id), ``page_url(url, n)`` and
+``address(url)`` (the thread and page a URL asks for); the registry in
+``scrapers/__init__.py`` picks one.  Whether a page is the one asked for is checked
+in one place, ``killmod.identity``, from what the scrapers report.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
-from typing import Protocol
+from typing import NamedTuple, Protocol
 from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.errors import TallyFailed
 from killmod.model import Page
-from killmod.times import parse_edit_notice
 
 
 class ScrapeError(TallyFailed):
     """A page that cannot be read as a thread page (an error page, a cut-off page…)."""
+
+
+class Address(NamedTuple):
+    """The thread (its id on the board) and the page a URL asks for; None where the URL
+    does not say."""
+
+    thread: str | None = None
+    page: int | None = None
 
 
 class Scraper(Protocol):
@@ -31,13 +43,33 @@ class Scraper(Protocol):
 
     def matches(self, url: str, html: str) -> bool: ...
 
-    def parse(self, html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page: ...
+    def parse(
+        self, html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False
+    ) -> Page: ...
 
     def page_url(self, url: str, n: int) -> str: ...
+
+    def address(self, url: str) -> Address: ...
 
 
 _SPACES = re.compile(r"[ \t\r\f\v\xa0\u3000]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
+
+
+_PARSERS = threading.local()
+
+
+def html_parser() -> lxml_html.HTMLParser:
+    """This thread's HTML parser (lxml's parsers are not shared between threads).
+
+    ``huge_tree``: without it libxml2 drops a text node over 10 MB *and everything after
+    it* without a word, and a page would read as one with its last posts missing.  A
+    page's size is bounded by the fetcher, not here.
+    """
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = lxml_html.HTMLParser(huge_tree=True)
+    return parser
 
 
 def document(html: str) -> lxml_html.HtmlElement:
@@ -45,9 +77,14 @@ def document(html: str) -> lxml_html.HtmlElement:
     if not html.strip():
         raise ScrapeError("页面是空的")
     try:
-        return lxml_html.document_fromstring(html)
+        return lxml_html.document_fromstring(html, parser=html_parser())
     except (ValueError, lxml_html.etree.ParserError) as error:
         raise ScrapeError(f"页面不是可读的 HTML（{error}）") from error
+
+
+def fragment(html: str) -> lxml_html.HtmlElement:
+    """Parse part of a page into one ``div`` holding it."""
+    return lxml_html.fragment_fromstring(html, create_parent="div", parser=html_parser())
 
 
 _HTML_END = re.compile(r"</html\s*>", re.IGNORECASE)
@@ -112,18 +149,19 @@ def require_parts(pid: object, author: str, has_text: bool) -> None:
         raise ScrapeError(f"帖子 {pid} 读不出正文（页面不完整或被改动过）")
 
 
-_NOTICE_LINE = re.compile(r"\A\s*(本帖最[后後]由[^\n]+?[编編][辑輯])[ \t]*(?:\n|\Z)")
+def board_edit_notice(message: lxml_html.HtmlElement) -> lxml_html.HtmlElement | None:
+    """The board's own edit notice of a message: the ``i.pstatus`` ("本帖最后由 X 于 … 编辑")
+    Discuz puts first in an edited message, before anything the author wrote.
 
-
-def edit_notice_line(text: str, tz: ZoneInfo) -> tuple[str, datetime | None]:
-    """A post text whose first line is the board's edit notice ("本帖最后由 X 于 … 编辑")
-    although its element was not found (damaged markup): (the text without it, the edit
-    time).  An edited ballot must never pass for an unedited one."""
-    found = _NOTICE_LINE.match(text)
-    edited_at = parse_edit_notice(found.group(1), tz) if found else None
-    if edited_at is None:
-        return text, None
-    return tidy_text(text[found.end() :]), edited_at
+    Only that element marks an edit: the same words typed in the text (or italicised
+    further down) are the player's, and change nothing.
+    """
+    if (message.text or "").strip():
+        return None
+    first = next(message.iterchildren(), None)
+    if first is None or first.tag != "i" or first.get("class") != "pstatus":
+        return None
+    return first
 
 
 def require_post_count(read: int, shown: int) -> None:
@@ -171,6 +209,16 @@ def drop(element: lxml_html.HtmlElement) -> None:
 
 # Discuz prints its own clock in the footer: "GMT+8, 2019-5-12 21:58".
 _BOARD_CLOCK = re.compile(r"GMT([+-]\d+(?:\.\d+)?)?, (\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{2})")
+
+
+def page_clock(html: str, fetched_at: datetime, exact_clock: bool) -> tuple[datetime, int]:
+    """The clock relative times on a page count back from, and how many seconds later it
+    may really have been: the HTTP ``Date`` the page came with (``exact_clock``: to the
+    second), else the board's footer clock (to the minute), else ``fetched_at`` (a file's
+    time, or ours), taken as known to the minute."""
+    if exact_clock:
+        return fetched_at, 0
+    return board_clock(html) or fetched_at, 59
 
 
 def board_clock(html: str) -> datetime | None:

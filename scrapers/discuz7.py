@@ -12,7 +12,8 @@ absent for a one-page thread; a page number past the end is answered with the la
 
 Times never have seconds: ``dgmdate`` prints "Y-n-j H:i", or a relative text (刚才, N 秒前,
 N 分钟前, 半小时前, N 小时前, 昨天 H:i, 前天 H:i, N 天前 H:i) in ``<span title="Y-n-j H:i">``.
-Every post is minute precision, a relative text read without its title too: the board's
+Every post is minute precision (or coarser: a relative text without its title names a
+span, "5 小时前" a whole hour), a relative text read without its title too: the board's
 clock it counts from is itself shown to the minute.
 
 Floors are page offsets: a deleted post vanishes and later floors move up, so a post's
@@ -28,16 +29,17 @@ from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
-from killmod.model import Page, Post
+from killmod.model import PRECISION_SPAN, Page, Post, Precision
 from killmod.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
+    Address,
     ScrapeError,
-    board_clock,
+    board_edit_notice,
     document,
     drop,
-    edit_notice_line,
     element_text,
     named_pids,
+    page_clock,
     require_after_posts,
     require_agreement,
     require_end,
@@ -59,6 +61,7 @@ _POST_PARTS = re.compile(
 )
 _NUMBER = re.compile(r"\d+")
 _POSTED = re.compile(r"^\s*(?:发表于|發表於)")
+_TID_VAR = re.compile(r"tid = parseInt\('(\d+)'\)")
 # Anti-copy noise 7.2's jammer() puts between a message's lines (X marks it font.jammer):
 # never part of what a player wrote.
 NOISE = (
@@ -89,10 +92,18 @@ def page_url(url: str, n: int) -> str:
     return urlunsplit(parts._replace(query=urlencode([*query, ("page", str(n))]), fragment=""))
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+def address(url: str) -> Address:
+    """The thread and page a viewthread URL asks for (page 1 when it names none)."""
+    query = dict(parse_qsl(urlsplit(url).query))
+    tid, page = query.get("tid", ""), query.get("page", "1")
+    return Address(tid if tid.isdigit() else None, int(page) if page.isdigit() else None)
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
     """Read one viewthread page into posts; a page that is no thread page is a ScrapeError.
 
-    Relative times count back from the board's footer clock, else from ``fetched_at``.
+    Relative times count back from ``fetched_at`` when it is the board's clock to the
+    second (``exact_clock``), else from the footer clock.
     """
     root = document(html)
     for noise in root.xpath(NOISE):
@@ -109,10 +120,17 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     require_not_nested([div for _, div in containers])
     after = root.xpath('//div[@id="postlistreply" or @id="footer"]')
     require_after_posts(bool(after), "页脚")
-    clock = board_clock(html) or fetched_at
-    posts = tuple(_read_post(pid, div, tz=tz, now=clock) for pid, div in containers)
+    clock = page_clock(html, fetched_at, exact_clock)
+    posts = tuple(_read_post(pid, div, tz=tz, clock=clock) for pid, div in containers)
     page_no, page_count = _pagination(root)
-    return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
+    tid = _TID_VAR.search(html)
+    return Page(
+        posts=posts,
+        page_no=page_no,
+        page_count=page_count,
+        title=_title(root),
+        thread_id=tid.group(1) if tid else None,
+    )
 
 
 def no_posts(root: lxml_html.HtmlElement, otherwise: str) -> ScrapeError:
@@ -123,39 +141,47 @@ def no_posts(root: lxml_html.HtmlElement, otherwise: str) -> ScrapeError:
     return ScrapeError(f"论坛返回了提示页面：「{message}」" if message else otherwise)
 
 
-def post_time(em: lxml_html.HtmlElement, *, tz: ZoneInfo, now: datetime) -> datetime:
-    """A post time as ``dgmdate`` shows it: the exact minute in a span's title, else the text."""
+def post_time(
+    em: lxml_html.HtmlElement, *, tz: ZoneInfo, clock: tuple[datetime, int]
+) -> tuple[datetime, Precision]:
+    """A post time as ``dgmdate`` shows it: the exact minute in a span's title, else the
+    text; never finer than the minute (7.2 shows no seconds)."""
     titled = em.xpath(".//span[@title]")
     title = titled[0].get("title") if titled else None
     text = _POSTED.sub("", em.text_content())
-    return parse_board_time(text, tz, now, title=title)[0]
+    now, slack = clock
+    posted_at, precision = parse_board_time(text, tz, now, title=title, slack=slack)
+    return posted_at, max(precision, "minute", key=lambda p: PRECISION_SPAN[p])
 
 
 def message_parts(
-    cell: lxml_html.HtmlElement, tz: ZoneInfo
+    cell: lxml_html.HtmlElement, tz: ZoneInfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None]:
     """A message as discuzcode renders it: (own text, quoted texts, edit time).
 
-    The "本帖最后由 X 于 … 编辑" notice (``i.pstatus``) gives the edit time; quotes
-    (``div.quote > blockquote``) are kept apart.  Viewthread and printable views share it.
+    The board's "本帖最后由 X 于 … 编辑" notice (an ``i.pstatus`` heading the message, with
+    a possible time) gives the edit time; the same words typed by the author change
+    nothing.  Quotes (``div.quote > blockquote``) are kept apart.  Viewthread and
+    printable views share it.
     """
     edited_at = None
-    for notice in cell.xpath('.//i[@class="pstatus"]'):
-        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
-        drop(notice)
+    notice = board_edit_notice(cell)
+    if notice is not None:
+        edited_at = parse_edit_notice(notice.text_content(), tz)
+        if edited_at is not None and edited_at >= posted_at.replace(second=0):
+            drop(notice)
+        else:
+            edited_at = None
     quotes = []
     for quote in cell.xpath(
         './/div[@class="quote"] | .//blockquote[not(ancestor::div[@class="quote"])]'
     ):
         quotes.append(element_text(quote))
         drop(quote)
-    text = element_text(cell)
-    if edited_at is None:
-        text, edited_at = edit_notice_line(text, tz)
-    return text, tuple(quotes), edited_at
+    return element_text(cell), tuple(quotes), edited_at
 
 
-def _read_post(pid: int, div, *, tz: ZoneInfo, now: datetime) -> Post:
+def _read_post(pid: int, div, *, tz: ZoneInfo, clock: tuple[datetime, int]) -> Post:
     times = div.xpath(f'.//em[@id="authorposton{pid}"]')
     if not times:
         raise ScrapeError(f"帖子 pid={pid} 没有发帖时间（页面不完整）")
@@ -163,14 +189,15 @@ def _read_post(pid: int, div, *, tz: ZoneInfo, now: datetime) -> Post:
     cells = div.xpath(f'.//td[@id="postmessage_{pid}"]')
     banned = not cells and bool(div.xpath('.//div[@class="locked"]'))
     require_parts(f"pid={pid}", author, bool(cells) or banned)
-    body, quotes, edited_at = message_parts(cells[0], tz) if cells else ("", (), None)
+    posted_at, precision = post_time(times[0], tz=tz, clock=clock)
+    body, quotes, edited_at = message_parts(cells[0], tz, posted_at) if cells else ("", (), None)
     return Post(
         pid=pid,
         floor=_floor(div, pid),
         author=author,
         uid=uid,
-        posted_at=post_time(times[0], tz=tz, now=now),
-        precision="minute",
+        posted_at=posted_at,
+        precision=precision,
         body=body,
         quotes=quotes,
         edited_at=edited_at,

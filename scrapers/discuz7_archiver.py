@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
+    Address,
     ScrapeError,
     document,
     drop,
@@ -44,6 +45,8 @@ PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's p
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! Archiver [67]\.')
 _PAGED_URL = re.compile(r"/archiver/.*tid-\d+-page-\d+\.html")
 _TID = re.compile(r"tid-(\d+)(?:-page-\d+)?\.html")
+_PAGED = re.compile(r"tid-\d+-page-(\d+)\.html")
+_FULL_VERSION_TID = re.compile(r"viewthread\.php\?tid=(\d+)")
 _TITLE_PAGE = re.compile(r"\((?:页|頁) (\d+)\)")
 _NUMBER = re.compile(r"\d+")
 # An author line: "<strong>NAME</strong> 发表于": one a post, whatever became of its <p>.
@@ -77,7 +80,13 @@ def page_url(url: str, n: int) -> str:
     return f"{url[: found.start()]}tid-{found.group(1)}-page-{n}.html{url[found.end() :]}"
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+def address(url: str) -> Address:
+    """The thread and archiver page a URL asks for (page 1 when it names none)."""
+    tid, page = _TID.search(url), _PAGED.search(url)
+    return Address(tid.group(1) if tid else None, int(page.group(1)) if page else 1)
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
     """Read one archiver page into posts; a page past the end has none, and says how many exist."""
     root = document(html)
     content = root.xpath('//div[@id="content"]')
@@ -100,7 +109,14 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
         _read_post(page_no * PAGE_SPAN + position, line, tz=tz, now=fetched_at)
         for position, line in enumerate(lines, start=1)
     )
-    return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
+    full = _FULL_VERSION_TID.search(html, max(0, len(html) - 4000))
+    return Page(
+        posts=posts,
+        page_no=page_no,
+        page_count=page_count,
+        title=_title(root),
+        thread_id=full.group(1) if full else None,
+    )
 
 
 def _read_post(pid: int, line, *, tz: ZoneInfo, now: datetime) -> Post:
@@ -110,7 +126,7 @@ def _read_post(pid: int, line, *, tz: ZoneInfo, now: datetime) -> Post:
     posted_at, precision = parse_board_time(tidy_text(posted or ""), tz, now)
     text = _message_text(line)
     banned = bool(_BANNED.match(text))
-    body, quotes, edited_at = ("", (), None) if banned else _message_parts(text, tz)
+    body, quotes, edited_at = ("", (), None) if banned else _message_parts(text, tz, posted_at)
     return Post(
         pid=pid,
         floor=None,
@@ -139,13 +155,22 @@ def _message_text(line) -> str:
     return tidy_text("".join(parts))
 
 
-def _message_parts(text: str, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
-    """Raw BBCode to (own text, quoted texts, edit time)."""
+def _message_parts(
+    text: str, tz: ZoneInfo, posted_at: datetime
+) -> tuple[str, tuple[str, ...], datetime | None]:
+    """Raw BBCode to (own text, quoted texts, edit time).
+
+    The board's notice "[i=s] 本帖最后由 … 编辑 [/i]" heads the message; one a player typed
+    elsewhere, or with an impossible time, is the player's text.
+    """
     edited_at = None
-    notice = _EDIT_NOTICE.search(text)
+    notice = _EDIT_NOTICE.match(text)
     if notice:
         edited_at = parse_edit_notice(notice.group(1), tz)
-        text = text[: notice.start()] + text[notice.end() :]
+        if edited_at is not None and edited_at >= posted_at.replace(second=0):
+            text = text[notice.end() :]
+        else:
+            edited_at = None
     own, quoted = _split_quotes(text)
     return _plain(own), tuple(_plain(quote) for quote in quoted), edited_at
 

@@ -26,17 +26,18 @@ from __future__ import annotations
 import copy
 import re
 from datetime import datetime
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.model import Page, Post
 from scrapers.base import (
+    Address,
     ScrapeError,
-    board_clock,
     document,
     drop,
+    page_clock,
     require_after_posts,
     require_end,
     require_post_count,
@@ -72,7 +73,13 @@ def page_url(url: str, n: int) -> str:
     return url
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+def address(url: str) -> Address:
+    """The thread a printable URL asks for; the view is one page."""
+    tid = dict(parse_qsl(urlsplit(url).query)).get("tid", "")
+    return Address(tid if tid.isdigit() else None, 1)
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
     """Read the printable view into posts; a message page or a cut-short view is a ScrapeError."""
     root = document(html)
     body = root.body
@@ -91,9 +98,9 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
             f"打印页只显示前 {LIMIT} 帖，本帖可能更长："
             "请改用帖子页（viewthread.php）或 Archiver 的网址"
         )
-    clock = board_clock(html) or fetched_at
+    clock = page_clock(html, fetched_at, exact_clock)
     posts = tuple(
-        _read_post(position, segment, tz=tz, now=clock)
+        _read_post(position, segment, tz=tz, clock=clock)
         for position, segment in enumerate(segments, start=1)
     )
     return Page(posts=posts, page_no=1, page_count=1, title=_title(body))
@@ -120,21 +127,22 @@ def _label(node) -> str | None:
     return found.group(1).replace("時間", "时间").replace("標題", "标题") if found else None
 
 
-def _read_post(position: int, nodes: list, *, tz: ZoneInfo, now: datetime) -> Post:
+def _read_post(position: int, nodes: list, *, tz: ZoneInfo, clock: tuple[datetime, int]) -> Post:
     author = tidy_text(nodes[0].tail or "")
     times = [node for node in nodes if _label(node) == "时间"]
     if not times:
         raise ScrapeError(f"第 {position} 帖没有发帖时间（页面不完整）")
     cell = _message(nodes)
     banned = _blocked(cell)
-    body, quotes, edited_at = ("", (), None) if banned else message_parts(cell, tz)
+    posted_at, precision = post_time(_time_element(times[0], nodes), tz=tz, clock=clock)
+    body, quotes, edited_at = ("", (), None) if banned else message_parts(cell, tz, posted_at)
     return Post(
         pid=position,
         floor=position,
         author=author,
         uid=None,
-        posted_at=post_time(_time_element(times[0], nodes), tz=tz, now=now),
-        precision="minute",
+        posted_at=posted_at,
+        precision=precision,
         body=body,
         quotes=quotes,
         edited_at=edited_at,

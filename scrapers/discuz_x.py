@@ -19,13 +19,14 @@ from lxml import etree
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
+    Address,
     ScrapeError,
-    board_clock,
+    board_edit_notice,
     document,
     drop,
-    edit_notice_line,
     element_text,
     named_pids,
+    page_clock,
     require_after_posts,
     require_agreement,
     require_end,
@@ -61,7 +62,8 @@ _AUTHOR_BOX = etree.XPath(
     ' | .//td[contains(@class, "pls")]//div[@class="pi"]'
 )
 _LOCKED = etree.XPath('.//div[@class="locked"]')
-_EDIT_NOTICE = etree.XPath('.//i[@class="pstatus"]')
+# The page's own thread id, in the script every viewthread page starts with.
+_TID_VAR = re.compile(r"tid = parseInt\('(\d+)'\)")
 _QUOTES = etree.XPath('.//div[@class="quote"] | .//blockquote[not(ancestor::div[@class="quote"])]')
 
 
@@ -71,6 +73,20 @@ def matches(url: str, html: str) -> bool:
     if _REWRITE.search(path) or "mod=viewthread" in url:
         return "action=printable" not in url
     return 'id="thread_subject"' in html or ('class="plhin"' in html and "Discuz! X" in html)
+
+
+def address(url: str) -> Address:
+    """The thread and page a viewthread URL asks for (page 1 when it names none)."""
+    parts = urlsplit(url)
+    rewritten = _REWRITE.search(parts.path)
+    if rewritten:
+        return Address(rewritten.group(1), int(rewritten.group(2)))
+    query = parse_qs(parts.query)
+    tid = query.get("tid", [""])[0]
+    if not tid.isdigit():  # a post's link (mod=redirect&goto=findpost…) names no page
+        return Address()
+    page = query.get("page", ["1"])[0]
+    return Address(tid, int(page) if page.isdigit() else None)
 
 
 def page_url(url: str, n: int) -> str:
@@ -96,10 +112,11 @@ def _page_url_around(url: str) -> tuple[str, str]:
     return before, f"#{parts.fragment}" if parts.fragment else ""
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
     """Read one viewthread page into posts; a page that is no thread page is a ScrapeError.
 
-    Relative times count back from the board's footer clock, else from ``fetched_at``.
+    Relative times count back from ``fetched_at`` when it is the board's own clock to the
+    second (``exact_clock``: the HTTP ``Date``), else from the footer clock (minutes).
     Elements are found through the page's id table (``id()``), all in one look-up, not
     by walking the page: a page has ~1,500 elements and a judge's tally reads hundreds
     of pages.
@@ -120,16 +137,23 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
         raise ScrapeError("页面里没有帖子列表（页面不完整，或不是 Discuz! X 的帖子页）")
     require_named_posts([pid for pid, _ in containers], named_pids(_POST_PARTS, html))
     require_not_nested([div for _, div in containers])
-    clock = board_clock(html) or fetched_at
+    clock = page_clock(html, fetched_at, exact_clock)
     posts = tuple(
         post
         for pid, div in containers
-        if (post := _read_post(ids, pid, div, tz=tz, fetched_at=clock)) is not None
+        if (post := _read_post(ids, pid, div, tz=tz, clock=clock)) is not None
     )
     page_no, page_count = _pagination(root, ids.get("postlist"))
     subject = ids.get("thread_subject")
     title = tidy_text(subject.text_content()) if subject is not None else None
-    return Page(posts=posts, page_no=page_no, page_count=page_count, title=title)
+    tid = _TID_VAR.search(html)
+    return Page(
+        posts=posts,
+        page_no=page_no,
+        page_count=page_count,
+        title=title,
+        thread_id=tid.group(1) if tid else None,
+    )
 
 
 # The ids the page is read by: its own, and each post's (suffixed with the pid).
@@ -153,19 +177,21 @@ def _by_ids(root, names: list[str]) -> dict:
     return found
 
 
-def _read_post(ids: dict, pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) -> Post | None:
+def _read_post(
+    ids: dict, pid: int, div, *, tz: ZoneInfo, clock: tuple[datetime, int]
+) -> Post | None:
     time = ids.get(f"authorposton{pid}")
     if time is None:
         if "无效楼层" in div.text_content() or "無效樓層" in div.text_content():
             return None  # a deleted post: nothing to read, its floor number stays unused
         raise ScrapeError(f"帖子 pid={pid} 没有发帖时间（页面不完整）")
-    posted_at, precision = _post_time(time, tz=tz, fetched_at=fetched_at)
+    posted_at, precision = _post_time(time, tz=tz, clock=clock)
     avatar = ids.get(f"favatar{pid}")
     author, uid = _author(avatar if avatar is not None else div)
     cell = ids.get(f"postmessage_{pid}")
     banned = cell is None and bool(_LOCKED(div))
     require_parts(f"pid={pid}", author, cell is not None or banned)
-    body, quotes, edited_at = _body(cell, tz) if cell is not None else ("", (), None)
+    body, quotes, edited_at = _body(cell, tz, posted_at) if cell is not None else ("", (), None)
     floor = ids.get(f"postnum{pid}")
     if floor is None:
         raise ScrapeError(f"帖子 pid={pid} 没有楼层号（页面不完整或被改动过）")
@@ -183,11 +209,12 @@ def _read_post(ids: dict, pid: int, div, *, tz: ZoneInfo, fetched_at: datetime) 
     )
 
 
-def _post_time(em, *, tz: ZoneInfo, fetched_at: datetime):
+def _post_time(em, *, tz: ZoneInfo, clock: tuple[datetime, int]):
     titled = _TITLED(em)
     title = titled[0].get("title") if titled else None
     text = em.text_content().replace("发表于", "").replace("發表於", "")
-    return parse_board_time(text, tz, fetched_at, title=title)
+    now, slack = clock
+    return parse_board_time(text, tz, now, title=title, slack=slack)
 
 
 def _author(div) -> tuple[str, int | None]:
@@ -213,21 +240,27 @@ def _floor(link) -> int | None:
     return int(digits.group()) if digits else None
 
 
-def _body(cell, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
+def _body(cell, tz: ZoneInfo, posted_at: datetime) -> tuple[str, tuple[str, ...], datetime | None]:
     for noise in _NOISE(cell):
         drop(noise)
-    edited_at = None
-    for notice in _EDIT_NOTICE(cell):
-        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
-        drop(notice)
+    edited_at = edit_time(cell, tz, posted_at)
     quotes = []
     for quote in _QUOTES(cell):
         quotes.append(element_text(quote))
         drop(quote)
-    text = element_text(cell)
-    if edited_at is None:
-        text, edited_at = edit_notice_line(text, tz)
-    return text, tuple(quotes), edited_at
+    return element_text(cell), tuple(quotes), edited_at
+
+
+def edit_time(message, tz: ZoneInfo, posted_at: datetime) -> datetime | None:
+    """The time of the board's edit notice at the head of ``message`` (removed from it), or
+    None.  A notice whose time is impossible or before the post was written is no notice
+    the board wrote: it stays in the text as the author typed it."""
+    notice = board_edit_notice(message)
+    edited_at = parse_edit_notice(notice.text_content(), tz) if notice is not None else None
+    if edited_at is None or edited_at < posted_at.replace(second=0):
+        return None
+    drop(notice)
+    return edited_at
 
 
 def _pagination(root, postlist) -> tuple[int, int]:

@@ -11,9 +11,12 @@ other views show minutes.  Its posts are a flat run inside ``div#content``
 
 A banned author's or a blocked post has the author line only.  Deleted posts are left out
 and pages go by stored position, so a page may hold fewer posts than the board's page size.
-The page list is "页: [1] 2 3" (``div.page``, the current page in ``<strong>``); a page
-number past the end is answered with the last page.  There is no charset meta: only the
-HTTP header says it (``killmod.charset`` then takes UTF-8 when the bytes are UTF-8).
+The page list is "页: [1] 2 3" (``div.page``, the current page in ``<strong>``): a window
+of the pages from ten before this one to nine after it (``arch_multi()``), so page 1 of a
+long thread lists 1–10 and the last page only the last pages; a page number past the end
+is answered with the last page.  The thread's id is in the "查看完整版本" link.  There is
+no charset meta: only the HTTP header says it (``killmod.charset`` then takes UTF-8 when
+the bytes are UTF-8).
 
 Identity: no pid, floor or uid is shown.  ``pid`` is synthetic — ``page × 10000 +
 position on the page`` (the page number read from the page itself, so a repeated last page
@@ -38,6 +41,7 @@ from zoneinfo import ZoneInfo
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
+    Address,
     ScrapeError,
     document,
     require_after_posts,
@@ -51,6 +55,7 @@ NAME = "discuz_x_archiver"
 PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's page size
 EXCERPT_LINES = 3  # lines Discuz keeps of a quoted message
 _TID = re.compile(r"tid-(\d+)\.html")
+_FULL_VERSION_TID = re.compile(r"viewthread&(?:amp;)?tid=(\d+)")
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! X')
 _EDIT_NOTICE = re.compile(r"\A\s*(本帖最[后後]由.+?[编編][辑輯])[^\n]*(?:\n|\Z)")
 _QUOTE_HEADER = re.compile(r"(?P<author>.+?) 发表于 (?P<date>\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2})")
@@ -75,8 +80,17 @@ def page_url(url: str, n: int) -> str:
     return urlunsplit(parts._replace(query=f"tid-{tid.group(1)}.html&page={n}", fragment=""))
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
-    """Read one archiver page into posts (relative times count back from ``fetched_at``)."""
+def address(url: str) -> Address:
+    """The thread and archiver page a URL asks for (page 1 when it names none)."""
+    parts = urlsplit(url)
+    tid = _TID.search(parts.path) or _TID.search(parts.query)
+    page = re.search(r"(?:^|&)page=(\d+)", parts.query)
+    return Address(tid.group(1) if tid else None, int(page.group(1)) if page else 1)
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
+    """Read one archiver page into posts (relative times count back from ``fetched_at``,
+    known to the second when ``exact_clock``)."""
     root = document(html)
     content = root.xpath('//div[@id="content"]')
     lines = content[0].xpath('./p[@class="author"]') if content else []
@@ -86,19 +100,33 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
     require_after_posts(bool(root.xpath('//div[@id="footer"]')), "页脚")
     require_post_count(len(lines), len(_AUTHOR_LINE.findall(html)))
     page_no, page_count = _pagination(content[0])
+    clock = (fetched_at, 0 if exact_clock else 59)
     posts: list[Post] = []
     for position, line in enumerate(lines, start=1):
         pid = page_no * PAGE_SPAN + position
-        posts.append(_read_post(pid, line, posts, tz=tz, fetched_at=fetched_at))
-    return Page(posts=tuple(posts), page_no=page_no, page_count=page_count, title=_title(root))
+        posts.append(_read_post(pid, line, posts, tz=tz, clock=clock))
+    full = _FULL_VERSION_TID.search(html, max(0, len(html) - 4000)) or _FULL_VERSION_TID.search(
+        html
+    )
+    return Page(
+        posts=tuple(posts),
+        page_no=page_no,
+        page_count=page_count,
+        title=_title(root),
+        thread_id=full.group(1) if full else None,
+    )
 
 
-def _read_post(pid: int, line, earlier: list[Post], *, tz: ZoneInfo, fetched_at: datetime) -> Post:
+def _read_post(
+    pid: int, line, earlier: list[Post], *, tz: ZoneInfo, clock: tuple[datetime, int]
+) -> Post:
     names = line.xpath("./strong")
     author = tidy_text(names[0].text_content()) if names else ""
-    posted_at, precision = _post_time(line, tz=tz, fetched_at=fetched_at)
+    posted_at, precision = _post_time(line, tz=tz, clock=clock)
     message = _message_text(line)
-    body, quotes, edited_at = ("", (), None) if message is None else _body(message, earlier, tz)
+    body, quotes, edited_at = (
+        ("", (), None) if message is None else _body(message, earlier, tz, posted_at)
+    )
     return Post(
         pid=pid,
         floor=None,
@@ -113,15 +141,16 @@ def _read_post(pid: int, line, earlier: list[Post], *, tz: ZoneInfo, fetched_at:
     )
 
 
-def _post_time(line, *, tz: ZoneInfo, fetched_at: datetime):
+def _post_time(line, *, tz: ZoneInfo, clock: tuple[datetime, int]):
+    now, slack = clock
     titled = line.xpath("./span[@title]")
     if titled:
         return parse_board_time(
-            titled[0].text_content(), tz, fetched_at, title=titled[0].get("title")
+            titled[0].text_content(), tz, now, title=titled[0].get("title"), slack=slack
         )
     names = line.xpath("./strong")
     text = names[0].tail if names else line.text_content()
-    return parse_board_time(tidy_text(text or ""), tz, fetched_at)
+    return parse_board_time(tidy_text(text or ""), tz, now, slack=slack)
 
 
 def _following_text(line) -> str:
@@ -156,13 +185,18 @@ def _message_text(line) -> str | None:
 
 
 def _body(
-    text: str, earlier: list[Post], tz: ZoneInfo
+    text: str, earlier: list[Post], tz: ZoneInfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None]:
+    # The archiver shows the board's notice as plain text, like one a player types: only
+    # one at the very start, with a possible time after the post's, is taken as it.
     edited_at = None
     notice = _EDIT_NOTICE.match(text)
     if notice:
         edited_at = parse_edit_notice(notice.group(1), tz)
-        text = text[notice.end() :]
+        if edited_at is not None and edited_at >= posted_at.replace(second=0):
+            text = text[notice.end() :]
+        else:
+            edited_at = None
     lines = tidy_text(text).splitlines()
     quotes = ()
     header = _QUOTE_HEADER.fullmatch(lines[0]) if lines else None

@@ -23,26 +23,30 @@ is no longer the board's floor, and a wrong floor would misplace the judge's rul
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from datetime import datetime
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.model import Page, Post
-from killmod.times import parse_board_time, parse_edit_notice
+from killmod.times import parse_board_time
 from scrapers.base import (
+    Address,
     ScrapeError,
     document,
     drop,
-    edit_notice_line,
     element_text,
+    fragment,
     require_after_posts,
     require_end,
     require_post_count,
     tidy_text,
 )
+from scrapers.discuz_x import edit_time
 
 NAME = "discuz_x_printable"
 
@@ -50,6 +54,8 @@ LIMIT = 100  # posts the printable view shows at most
 _SEPARATOR = re.compile(r"<hr\s+noshade[^>]*>", re.IGNORECASE)
 _BANNED = ("作者被禁止或删除", "该帖被管理员或版主屏蔽")
 _GENERATOR = re.compile(r"Powered by Discuz! X")
+# The page's own address, base64 in the head's script (for the board's report link).
+_REPORT_URL = re.compile(r"REPORTURL = '([A-Za-z0-9+/=]+)'")
 # Anti-copy noise Discuz inserts into messages, and the image-viewer scripts it adds after
 # them: never part of what a player wrote.
 _NOISE = (
@@ -71,12 +77,20 @@ def page_url(url: str, n: int) -> str:
     return url
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
-    """Read the printable page into posts (relative times count back from ``fetched_at``)."""
+def address(url: str) -> Address:
+    """The thread a printable URL asks for; the view is one page."""
+    tid = parse_qs(urlsplit(url).query).get("tid", [""])[0]
+    return Address(tid if tid.isdigit() else None, 1)
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
+    """Read the printable page into posts (relative times count back from ``fetched_at``,
+    known to the second when ``exact_clock``)."""
     head, *chunks = _SEPARATOR.split(html)
     blocks = [block for chunk in chunks if (block := _post_block(chunk)) is not None]
+    clock = (fetched_at, 0 if exact_clock else 59)
     posts = tuple(
-        _read_post(position, block, tz=tz, fetched_at=fetched_at)
+        _read_post(position, block, tz=tz, clock=clock)
         for position, block in enumerate(blocks, start=1)
     )
     if not posts:
@@ -88,23 +102,36 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
         require_post_count(len(posts), shown)
     if len(posts) >= LIMIT:
         raise ScrapeError(f"打印版只显示前 {LIMIT} 帖，这个帖子可能更长：请改用普通帖子页的网址")
-    return Page(posts=posts, page_no=1, page_count=1, title=_title(head))
+    return Page(
+        posts=posts, page_no=1, page_count=1, title=_title(head), thread_id=_thread_id(head)
+    )
+
+
+def _thread_id(head: str) -> str | None:
+    """The tid of the page's own address, as the head's script gives it."""
+    found = _REPORT_URL.search(head)
+    try:
+        own = base64.b64decode(found.group(1)).decode("utf-8") if found else ""
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    tid = parse_qs(urlsplit(own).query).get("tid", [""])[0]
+    return tid if tid.isdigit() else None
 
 
 def _post_block(chunk: str) -> lxml_html.HtmlElement | None:
     """The chunk between two rules as one element, or None for the page's footer."""
     if "<b>作者: </b>" not in chunk:
         return None
-    return lxml_html.fragment_fromstring(chunk, create_parent="div")
+    return fragment(chunk)
 
 
-def _read_post(position: int, block, *, tz: ZoneInfo, fetched_at: datetime) -> Post:
+def _read_post(position: int, block, *, tz: ZoneInfo, clock: tuple[datetime, int]) -> Post:
     author_label, time_label = _labels(block)
     author = tidy_text(author_label.tail or "")
-    posted_at, precision = _post_time(time_label, tz=tz, fetched_at=fetched_at)
+    posted_at, precision = _post_time(time_label, tz=tz, clock=clock)
     message = _message(block, author_label, time_label)
     banned = _is_banned(message)
-    body, quotes, edited_at = ("", (), None) if banned else _body(message, tz)
+    body, quotes, edited_at = ("", (), None) if banned else _body(message, tz, posted_at)
     return Post(
         pid=position,
         floor=None,
@@ -129,13 +156,14 @@ def _labels(block) -> tuple[lxml_html.HtmlElement, lxml_html.HtmlElement]:
     return labels["作者:"], labels["时间:"]
 
 
-def _post_time(label, *, tz: ZoneInfo, fetched_at: datetime):
+def _post_time(label, *, tz: ZoneInfo, clock: tuple[datetime, int]):
+    now, slack = clock
     following = label.getnext()
     if following is not None and following.tag == "span" and not (label.tail or "").strip():
         return parse_board_time(
-            following.text_content(), tz, fetched_at, title=following.get("title")
+            following.text_content(), tz, now, title=following.get("title"), slack=slack
         )
-    return parse_board_time(tidy_text(label.tail or ""), tz, fetched_at)
+    return parse_board_time(tidy_text(label.tail or ""), tz, now, slack=slack)
 
 
 def _message(block, author_label, time_label):
@@ -166,23 +194,19 @@ def _is_banned(message) -> bool:
     return text.startswith("提示:") and any(reason in text for reason in _BANNED)
 
 
-def _body(message, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
+def _body(
+    message, tz: ZoneInfo, posted_at: datetime
+) -> tuple[str, tuple[str, ...], datetime | None]:
     for noise in message.xpath(_NOISE):
         drop(noise)
-    edited_at = None
-    for notice in message.xpath('.//i[@class="pstatus"]'):
-        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
-        drop(notice)
+    edited_at = edit_time(message, tz, posted_at)
     quotes = []
     for quote in message.xpath(
         './/div[@class="quote"] | .//blockquote[not(ancestor::div[@class="quote"])]'
     ):
         quotes.append(element_text(quote))
         drop(quote)
-    text = element_text(message)
-    if edited_at is None:
-        text, edited_at = edit_notice_line(text, tz)
-    return text, tuple(quotes), edited_at
+    return element_text(message), tuple(quotes), edited_at
 
 
 def _title(head: str) -> str | None:

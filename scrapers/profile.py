@@ -34,10 +34,11 @@ Keys (see ``examples/profiles/`` for complete profiles):
                                page without it was cut off, and is an error, not a page with
                                its last posts missing (optional; recommended)
     edited, edited_format      field: the edit time, and its format (default time_format);
-                               a post whose text matches the field's regex outside the
-                               field's element is a damaged page (an error)
+                               only the field's element marks an edit (the same words
+                               typed in a post change nothing)
     title, page_count,         fields read in the whole page: the thread title, the page
-    page_current               count (the largest number found), the current page
+    page_current               count (the largest number found), the current page (needed
+                               with page_count: every page must show it is the one asked for)
     page_param, page_value     the query parameter that selects a page, and its value:
                                "{n}" (default) or "{offset}" = (n - 1) × per_page
     page_url, page_url_strip   or a URL template ("{url}/p{n}") applied to the URL after
@@ -66,6 +67,7 @@ from killmod.errors import BadInput
 from killmod.model import Page, Post, Precision
 from killmod.times import parse_board_time
 from scrapers.base import (
+    Address,
     ScrapeError,
     document,
     drop,
@@ -156,7 +158,8 @@ class Profile:
 
 
 class ProfileScraper:
-    """What reads the board a profile describes: ``NAME``, ``matches``, ``parse``, ``page_url``."""
+    """What reads the board a profile describes: ``NAME``, ``matches``, ``parse``,
+    ``page_url``, ``address``."""
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
@@ -182,9 +185,21 @@ class ProfileScraper:
         kept.append((profile.page_param, profile.page_value.format(n=n, offset=offset)))
         return urlunsplit(parts._replace(query=urlencode(kept), fragment=""))
 
-    def parse(self, html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
-        """Read one page of the board into posts; a page without posts is a ScrapeError."""
+    def address(self, url: str) -> Address:
+        """A profile's URLs say nothing checkable about their thread: pages are checked by
+        the page number they show."""
+        return Address()
+
+    def parse(
+        self, html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False
+    ) -> Page:
+        """Read one page of the board into posts; a page without posts is a ScrapeError.
+
+        Relative times count back from ``fetched_at``, known to the second when
+        ``exact_clock`` (the HTTP ``Date``), else to the minute.
+        """
         profile = self.profile
+        clock = (fetched_at, 0 if exact_clock else 59)
         root = document(html)
         containers = profile.post(root)
         if not containers:
@@ -196,7 +211,7 @@ class ProfileScraper:
             require_after_posts(bool(profile.end(root)), f"部分（profile「{profile.name}」的 end）")
         self._check_structure(root, containers)
         posts = tuple(
-            self._read_post(index, container, tz=tz, fetched_at=fetched_at)
+            self._read_post(index, container, tz=tz, clock=clock)
             for index, container in enumerate(containers, start=1)
         )
         counts = [_number(v) for v in profile.page_count.values(root)] if profile.page_count else []
@@ -244,7 +259,9 @@ class ProfileScraper:
             )
         return shown.pop() if shown else 1
 
-    def _read_post(self, index: int, container, *, tz: ZoneInfo, fetched_at: datetime) -> Post:
+    def _read_post(
+        self, index: int, container, *, tz: ZoneInfo, clock: tuple[datetime, int]
+    ) -> Post:
         profile = self.profile
         floor = _number(profile.floor.first(container)) if profile.floor else None
         pid = _whole_number(profile.pid.first(container)) if profile.pid else floor
@@ -253,7 +270,7 @@ class ProfileScraper:
         stamp = profile.time.first(container)
         if stamp is None:
             raise ScrapeError(f"帖子 pid={pid} 读不出发帖时间（profile「{profile.name}」的 time）")
-        posted_at, precision = self._time(stamp, profile.time_format, tz, fetched_at)
+        posted_at, precision = self._time(stamp, profile.time_format, tz, clock)
         banned = profile.banned is not None and bool(profile.banned(container))
         body, quotes = ("", ()) if banned else self._body(pid, container)
         author = profile.author.first(container)
@@ -268,7 +285,7 @@ class ProfileScraper:
             precision=precision,
             body=body,
             quotes=quotes,
-            edited_at=self._edited_at(container, tz, fetched_at),
+            edited_at=self._edited_at(container, tz, clock),
             banned=banned,
         )
 
@@ -290,38 +307,38 @@ class ProfileScraper:
             text = pattern.sub("", text)
         return tidy_text(text), tuple(quotes)
 
-    def _edited_at(self, container, tz: ZoneInfo, fetched_at: datetime) -> datetime | None:
+    def _edited_at(self, container, tz: ZoneInfo, clock: tuple[datetime, int]) -> datetime | None:
+        """The edit time the board's own notice (the ``edited`` field's element) shows; the
+        same words typed in a post's text are the author's, and change nothing."""
         profile = self.profile
         stamp = profile.edited.first(container) if profile.edited else None
         if stamp is None:
-            notice = profile.edited.regex if profile.edited and profile.edited.selector else None
-            if notice is not None and notice.search(tidy_text(container.text_content())):
-                raise ScrapeError(
-                    f"帖子有编辑记录，却不在 profile「{profile.name}」的 edited 指定的位置"
-                    "（页面可能被改动过）"
-                )
             return None
         fmt = profile.edited_format or profile.time_format
-        return self._time(stamp, fmt, tz, fetched_at)[0]
+        return self._time(stamp, fmt, tz, clock)[0]
 
     def _time(
-        self, text: str, fmt: str, tz: ZoneInfo, fetched_at: datetime
+        self, text: str, fmt: str, tz: ZoneInfo, clock: tuple[datetime, int]
     ) -> tuple[datetime, Precision]:
+        now, slack = clock
         try:
-            return _read_time(text, fmt, tz, fetched_at)
+            return _read_time(text, fmt, tz, now, slack)
         except (ValueError, BadInput):
             raise ScrapeError(
                 f"按 profile「{self.profile.name}」的时间格式「{fmt}」读不出时间「{text}」"
             ) from None
 
 
-def _read_time(text: str, fmt: str, tz: ZoneInfo, now: datetime) -> tuple[datetime, Precision]:
-    """A post time in ``fmt`` ("board", "iso" or strptime), aware in ``tz``, and its precision.
+def _read_time(
+    text: str, fmt: str, tz: ZoneInfo, now: datetime, slack: int
+) -> tuple[datetime, Precision]:
+    """A post time in ``fmt`` ("board", "iso" or strptime), aware in ``tz``, and its precision
+    (a relative time counts back from ``now``, known to ``slack`` seconds).
 
     Raises ``ValueError`` (or ``BadInput`` for "board") when ``text`` is not in ``fmt``.
     """
     if fmt == "board":
-        return parse_board_time(text, tz, now)
+        return parse_board_time(text, tz, now, slack=slack)
     if fmt == "iso":
         moment = datetime.fromisoformat(text)
         seconds = re.search(r"\d{1,2}:\d{2}:\d{2}", text) is not None
@@ -398,6 +415,11 @@ class _Reader:
             self.fail("page_url", "page_url 与 page_param 只能用一个")
         if "page_count" in values and not ({"page_url", "page_param"} & set(values)):
             self.fail("page_count", "有 page_count 时还需要 page_param 或 page_url")
+        if "page_count" in values and "page_current" not in values:
+            self.fail(
+                "page_count",
+                "有 page_count 时还需要 page_current（当前页码）：每一页都要核对是不是要读的那一页",
+            )
         templates = [values.get("page_url") or "", values.get("page_value") or ""]
         if any("{offset}" in t for t in templates) and "per_page" not in values:
             self.fail("per_page", "用到 {offset} 时需要 per_page（每页帖数）")

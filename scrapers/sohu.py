@@ -29,10 +29,12 @@ from lxml import html as lxml_html
 from killmod.model import Page, Post
 from killmod.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
+    Address,
     ScrapeError,
     document,
     drop,
     element_text,
+    fragment,
     require_end,
     require_not_nested,
     require_post_count,
@@ -48,6 +50,8 @@ _THREAD_PATH = re.compile(r"(/thread/[0-9A-Za-z]+)(?:/p\d+)?/?$")
 _POST_ID = re.compile(r"post_(\d+)$")
 _UID = re.compile(r"/p/(\d+)/?$")
 _PAGE_LINK = re.compile(r"/thread/[0-9A-Za-z]+/p\d+/?$")
+_THREAD_LINK = re.compile(r"/thread/([0-9A-Za-z]+)")
+_PAGE_NO = re.compile(r"/thread/[0-9A-Za-z]+/p(\d+)/?$")
 _POSTLIST_CALL = re.compile(r'"tag"\s*:\s*"#bbs_postlist"')
 
 
@@ -70,7 +74,16 @@ def page_url(url: str, n: int) -> str:
     return urlunsplit(parts._replace(path=path, query="", fragment=""))
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
+def address(url: str) -> Address:
+    """The thread and page a thread URL asks for (page 1 for the thread's own path)."""
+    found = _THREAD_PATH.search(urlsplit(url).path)
+    if found is None:
+        return Address()
+    page = re.search(r"/p(\d+)/?$", urlsplit(url).path)
+    return Address(found.group(1).rsplit("/", 1)[-1], int(page.group(1)) if page else 1)
+
+
+def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
     """Read one SOHU club page into posts; a page without its post list is a ScrapeError."""
     root = document(html)
     content = _postlist(root)
@@ -89,7 +102,22 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime) -> Page:
         _read_post(number, table, tz=tz, fetched_at=fetched_at) for number, table in tables
     )
     page_no, page_count = _pagination(content)
-    return Page(posts=posts, page_no=page_no, page_count=page_count, title=_title(root))
+    return Page(
+        posts=posts,
+        page_no=page_no,
+        page_count=page_count,
+        title=_title(root),
+        thread_id=_thread_id(content),
+    )
+
+
+def _thread_id(content) -> str | None:
+    """The thread the post list's own links point into."""
+    for href in content.xpath(".//a/@href"):
+        found = _THREAD_LINK.search(href)
+        if found:
+            return found.group(1)
+    return None
 
 
 def _postlist(root) -> lxml_html.HtmlElement:
@@ -104,7 +132,7 @@ def _postlist(root) -> lxml_html.HtmlElement:
             except json.JSONDecodeError:
                 raise ScrapeError("帖子列表的脚本数据不完整（页面被截断？）") from None
             if isinstance(call, dict) and call.get("tag") == POSTLIST and call.get("content"):
-                return lxml_html.fragment_fromstring(call["content"], create_parent="div")
+                return fragment(call["content"])
             start = code.find(_FILL, start + len(_FILL))
     raise ScrapeError("页面里没有帖子列表（页面不完整，或不是搜狐社区的帖子页）")
 
@@ -116,7 +144,7 @@ def _read_post(number: int, table, *, tz: ZoneInfo, fetched_at: datetime) -> Pos
     if not wraps:
         raise ScrapeError(f"帖子 post_{number} 没有正文（页面不完整）")
     banned = tidy_text(wraps[0].text_content()) == BLOCKED
-    body, quotes, edited_at = ("", (), None) if banned else _body(wraps[0], tz)
+    body, quotes, edited_at = ("", (), None) if banned else _body(wraps[0], tz, posted_at)
     return Post(
         pid=number,
         floor=number + 1,
@@ -151,11 +179,13 @@ def _post_time(table, number: int, *, tz: ZoneInfo, fetched_at: datetime):
     return parse_board_time(tidy_text(own_text), tz, fetched_at)
 
 
-def _body(wrap, tz: ZoneInfo) -> tuple[str, tuple[str, ...], datetime | None]:
+def _body(wrap, tz: ZoneInfo, posted_at: datetime) -> tuple[str, tuple[str, ...], datetime | None]:
     edited_at = None
     for notice in wrap.xpath('.//p[@class="edit"]'):
-        edited_at = parse_edit_notice(notice.text_content(), tz) or edited_at
-        drop(notice)
+        noticed = parse_edit_notice(notice.text_content(), tz)
+        if noticed is not None and noticed >= posted_at.replace(second=0):
+            edited_at = noticed
+            drop(notice)
     quotes = []
     for quote in wrap.xpath('.//dl[@class="quote"]'):
         quotes.append(_text(quote))
@@ -179,8 +209,11 @@ def _pagination(content) -> tuple[int, int]:
     current = [int(t) for t in bars[0].xpath('.//span[@class="cur"]/text()') if t.strip().isdigit()]
     if not current:
         raise ScrapeError("页面结构损坏：页码栏里没有当前页码（页面可能被改动过）")
-    numbers = [int(t) for t in bars[0].xpath(".//a/text()") if t.strip().isdigit()]
-    return current[0], max([current[0], *numbers])
+    # Every page number the bar shows, linked or not, and every page its links go to: a
+    # link that lost its tag still leaves its number, and "下一页" its page.
+    shown = [int(t) for t in bars[0].xpath(".//text()") if t.strip().isdigit()]
+    linked = [int(m.group(1)) for h in bars[0].xpath(".//a/@href") if (m := _PAGE_NO.search(h))]
+    return current[0], max([current[0], *shown, *linked])
 
 
 def _title(root) -> str | None:

@@ -2,12 +2,15 @@
 
 The server answers every GET with whatever ``server.site(path_and_query)`` returns, looked up
 at request time — so a test may swap or wrap ``site`` while the server runs (delays, 503s,
-pages that change between fetches).  Every request's path and query is recorded in
-``server.requests``.
+pages that change between fetches).  A response body that is not ``bytes`` but an iterable
+of chunks is sent chunk by chunk as the iterable yields them (a board dripping its bytes);
+its ``Content-Length`` must be given.  Every request's path and query is recorded in
+``server.requests``, and its headers in ``server.headers``.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,17 +28,24 @@ class ForumServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.site = site
         self.requests: list[str] = []
+        self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that gave up (reset or closed the connection) is no server error."""
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
 
     @property
     def base_url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host}:{port}"
 
-    def answer(self, path_and_query: str) -> Response:
+    def answer(self, path_and_query: str, headers: dict[str, str] | None = None) -> Response:
         """Record the request and ask the current site for the response."""
         with self._lock:
             self.requests.append(path_and_query)
+            self.headers.append(headers or {})
         return self.site(path_and_query)
 
 
@@ -58,7 +68,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _reply(self, *, send_body: bool) -> None:
         try:
-            response = self.server.answer(self.path)
+            response = self.server.answer(self.path, dict(self.headers.items()))
         except Exception as error:  # a broken site is a 500, as on a real board
             body = f"site error: {error!r}".encode()
             response = Response(500, {"Content-Type": "text/plain; charset=utf-8"}, body)
@@ -72,8 +82,17 @@ class _Handler(BaseHTTPRequestHandler):
         if "content-length" not in given:
             self.send_header("Content-Length", str(len(response.body)))
         self.end_headers()
-        if send_body:
+        if not send_body:
+            return
+        if isinstance(response.body, bytes):
             self.wfile.write(response.body)
+            return
+        try:
+            for chunk in response.body:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except OSError:  # the client gave up on the drip
+            self.close_connection = True
 
     def log_message(self, format: str, *args: object) -> None:
         """Stay quiet: tests read ``server.requests`` instead of a log."""

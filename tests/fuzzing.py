@@ -31,7 +31,10 @@ correct scraper does with the damaged page — the invariants checked, per kind:
    damaged page says.  It may never change another post.
 6. ``garble_attr`` of an ``id`` or ``class`` — the hooks scrapers find a post's parts by —
    leaves that post unchanged, or fails: a post whose author, time or text can no longer be
-   found must not come out with an empty author or an empty text.
+   found must not come out with an empty author or an empty text.  The one exception is the
+   class of the board's edit notice (``i.pstatus``, phpBB's ``div.notice``): that element is
+   the only mark of an edit, and a notice that lost its class reads as the same words typed
+   by the player (which change nothing) — invariant 5 holds for it.
 
 The page title is not checked (it is shown, never counted).  The ``encoding`` mutations pair
 each charset with UTF-8: GBK bytes declared Big5 (or the reverse) decode without an error
@@ -78,6 +81,9 @@ _ATTRIBUTE = re.compile(rb"""\s([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*("[^"]*"|'[^']
 _META_CHARSET = re.compile(rb"(charset\s*=\s*[\"']?)([A-Za-z0-9_-]+)", re.IGNORECASE)
 _JUNK = b"qzxjvk!~^"
 _STRICT_ATTRIBUTES = (b"id", b"class")
+# The classes of the boards' own edit notices (Discuz's i.pstatus, phpBB's div.notice): the
+# only mark of an edit, so one that lost its class reads as text (invariant 6).
+_EDIT_NOTICES = (b"pstatus", b"notice")
 
 
 @dataclass(frozen=True)
@@ -251,7 +257,7 @@ def _garble_attr(subject: Subject, rng: random.Random) -> Mutant:
     ]
     found = rng.choice(attributes)
     name, value = found.group(1), found.group(2)
-    strict = name.lower() in _STRICT_ATTRIBUTES
+    strict = name.lower() in _STRICT_ATTRIBUTES and value.strip(b"\"'") not in _EDIT_NOTICES
     how = rng.choice(("drop", "rename", "value"))
     if how == "drop":
         replacement = b""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 from zoneinfo import ZoneInfo
 
 TIME_STYLES = ("auto", "absolute", "minute", "relative", "relative_bare")
@@ -61,17 +61,43 @@ class FakePost:
 
 @dataclass
 class FakeThread:
-    """A thread: posts in order (floor = index + 1) and the board's clock when rendering."""
+    """A thread: posts in order and the board's clock when rendering.
+
+    Like X3.4, a moderator's deletion renumbers the thread: the first view of a page that
+    held the deleted post answers with a 302 to ``forum.php?mod=viewthread&tid=T`` (and the
+    board records the thread, ``positions_dropped``); from then on the deleted post is gone
+    and later floors move up.  A thread that keeps its posts' positions
+    (``keeps_positions``, as a 抢楼 thread does) shows "无效楼层，该帖已经被删除" in the
+    deleted post's place instead and never renumbers: floor = index + 1.
+    """
 
     tid: int
     title: str
     posts: list[FakePost]
     now: datetime
     per_page: int = 10
+    keeps_positions: bool = False
+    positions_dropped: bool = False
 
     @property
     def page_count(self) -> int:
-        return max(1, math.ceil(len(self.posts) / self.per_page))
+        return max(1, math.ceil(len(self.shown()) / self.per_page))
+
+    def shown(self) -> list[tuple[int, FakePost]]:
+        """(floor, post) of every post the thread's pages show, in order."""
+        if self.keeps_positions:
+            return list(enumerate(self.posts, start=1))
+        visible = [post for post in self.posts if not post.deleted]
+        return list(enumerate(visible, start=1))
+
+    def deletion_unseen(self, page: int) -> bool:
+        """Whether page ``page``, by the posts' stored positions, holds a deleted post the
+        board has not yet renumbered the thread for (its 302)."""
+        if self.keeps_positions or self.positions_dropped:
+            return False
+        pages = max(1, math.ceil(len(self.posts) / self.per_page))
+        start = (min(max(page, 1), pages) - 1) * self.per_page
+        return any(post.deleted for post in self.posts[start : start + self.per_page])
 
 
 @dataclass(frozen=True)
@@ -219,16 +245,17 @@ def _thread_href(tid: int, rewrite: bool) -> str:
 
 
 def _multi_href(tid: int, page: int, rewrite: bool) -> str:
-    """A page link as Discuz's multi() writes it (raw ``&tid``, then ``&amp;``)."""
+    """A page link as Discuz's multi() writes it (raw ``&tid``, then ``&amp;``; X3.4 leaves
+    ``extra`` empty)."""
     if rewrite:
         return f"thread-{tid}-{page}-1.html"
-    return f"forum.php?mod=viewthread&tid={tid}&amp;extra=page%3D1&amp;page={page}"
+    return f"forum.php?mod=viewthread&tid={tid}&amp;extra=&amp;page={page}"
 
 
 def _next_button_href(tid: int, page: int, rewrite: bool) -> str:
     if rewrite:
         return f"thread-{tid}-{page}-1.html"
-    return f"forum.php?mod=viewthread&amp;tid={tid}&amp;page={page}"
+    return f"forum.php?mod=viewthread&amp;tid={tid}&amp;extra=&amp;page={page}"
 
 
 def _space_href(uid: int, rewrite: bool, *, amp: str = "&amp;") -> str:
@@ -435,7 +462,7 @@ def login_page(*, charset: str = "utf-8", now: datetime | None = None) -> Respon
 _POST = """<div id="post_{{pid}}" ><table id="pid{{pid}}" class="plhin" summary="pid{{pid}}" cellspacing="0" cellpadding="0">
 <tr>
 <td class="pls" rowspan="2">
-<div id="favatar{{pid}}" class="pls favatar">
+<div id="favatar{{pid}}" class="pls cl favatar">
 {{sidebar}}</div>
 </td>
 <td class="plc">
@@ -468,7 +495,7 @@ _POST = """<div id="post_{{pid}}" ><table id="pid{{pid}}" class="plhin" summary=
 <div class="po hin">
 <div class="pob cl">
 <em>
-<a class="fastre" href="forum.php?mod=post&amp;action=reply&amp;fid=2&amp;tid={{tid}}&amp;{{repkey}}={{pid}}&amp;extra=page%3D1&amp;page={{page}}" onclick="showWindow('reply', this.href)">回复</a>
+<a class="fastre" href="forum.php?mod=post&amp;action=reply&amp;fid=2&amp;tid={{tid}}&amp;{{repkey}}={{pid}}&amp;extra=&amp;page={{page}}" onclick="showWindow('reply', this.href)">回复</a>
 </em>
 
 <p>
@@ -559,7 +586,7 @@ _JUMP = """<div id="fj" class="y">
 """
 
 _FIRST_LINKS = """<span class="none"><img src="static/image/common/arw_r.gif" class="vm" alt="回帖奖励" /></span>
-<span class="pipe show">|</span><a href="forum.php?mod=viewthread&amp;tid={{tid}}&amp;extra=page%3D1&amp;ordertype=1"  class="show">倒序浏览</a>
+<span class="pipe show">|</span><a href="forum.php?mod=viewthread&amp;tid={{tid}}&amp;extra=&amp;ordertype=1"  class="show">倒序浏览</a>
 <span class="pipe show">|</span><a href="javascript:;" onclick="readmode($('thread_subject').innerHTML, {{pid}});" class="show">阅读模式</a>
 """
 
@@ -835,7 +862,7 @@ _VIEWTHREAD_BOTTOM = """<div id="postlistreply" class="pl"><div id="post_new" cl
 <input type="hidden" name="formhash" value="3f9a1c2e" />
 <input type="hidden" name="optgroup" />
 <input type="hidden" name="operation" />
-<input type="hidden" name="listextra" value="page%3D1" />
+<input type="hidden" name="listextra" value="" />
 <input type="hidden" name="page" value="{{page}}" />
 </form>
 
@@ -855,7 +882,7 @@ var disablepostctrl = parseInt('0');
 </script>
 
 <div id="f_pst" class="pl bm bmw">
-<form method="post" autocomplete="off" id="fastpostform" action="forum.php?mod=post&amp;action=reply&amp;fid=2&amp;tid={{tid}}&amp;extra=page%3D1&amp;replysubmit=yes&amp;infloat=yes&amp;handlekey=fastpost" onSubmit="return fastpostvalidate(this)">
+<form method="post" autocomplete="off" id="fastpostform" action="forum.php?mod=post&amp;action=reply&amp;fid=2&amp;tid={{tid}}&amp;extra=&amp;replysubmit=yes&amp;infloat=yes&amp;handlekey=fastpost" onSubmit="return fastpostvalidate(this)">
 <table cellspacing="0" cellpadding="0">
 <tr>
 <td class="pls">
@@ -952,7 +979,7 @@ def _multipage(tid: int, page: int, pages: int, rewrite: bool) -> str:
         )
     if last < pages:
         links.append(f'<a href="{_multi_href(tid, pages, rewrite)}" class="last">... {pages}</a>')
-    jump_url = f"forum.php?mod=viewthread&tid={tid}&amp;extra=page%3D1&amp;page="
+    jump_url = f"forum.php?mod=viewthread&tid={tid}&amp;extra=&amp;page="
     links.append(
         '<label><input type="text" name="custompage" class="px" size="2" '
         f'title="输入页码，按回车快速跳转" value="{page}" onkeydown="if(event.keyCode==13) '
@@ -1012,21 +1039,23 @@ def render_discuz_x_page(
     *,
     charset: str = "utf-8",
     rewrite: bool = False,
-    floor_names: bool = False,
+    floor_names: bool = True,
 ) -> bytes:
     """Page ``page_no`` of ``thread`` as Discuz! X3.4 serves it, encoded in ``charset``.
 
     Like the board, a page number past the end renders the last page (and one below 1, the
     first).  ``rewrite`` writes links the URL-rewrite way (thread-T-P-1.html,
-    space-uid-N.html); ``floor_names`` names floors 1–4 楼主/沙发/板凳/地板.
+    space-uid-N.html); ``floor_names`` names floors 1–4 楼主/沙发/板凳/地板, as X3.4 does by
+    default (else "N#").
     """
     pages = thread.page_count
     page = min(max(page_no, 1), pages)
     ctx = _Context(thread, page, rewrite, floor_names)
     start = (page - 1) * thread.per_page
-    on_page = thread.posts[start : start + thread.per_page]
+    shown = thread.shown()[start : start + thread.per_page]
+    on_page = [post for _, post in shown]
     posts_html = "".join(
-        _render_post(post, start + index + 1, index, ctx) for index, post in enumerate(on_page)
+        _render_post(post, floor, index, ctx) for index, (floor, post) in enumerate(shown)
     )
     multipage = _multipage(thread.tid, page, pages, rewrite)
     top = _fill(
@@ -1053,7 +1082,7 @@ def render_discuz_x_page(
 # --- the board ------------------------------------------------------------------------------
 
 _REWRITE_PATH = re.compile(r"/thread-(\d+)-(\d+)-(\d+)\.html")
-_VIEWTHREAD_KEYS = {"mod", "tid", "page", "extra"}
+_VIEWTHREAD_KEYS = {"mod", "tid", "page", "extra", "mobile"}
 
 
 def _intval(text: str) -> int:
@@ -1062,17 +1091,22 @@ def _intval(text: str) -> int:
     return int(digits.group(1)) if digits else 0
 
 
-def _route(path_and_query: str, rewrite: bool) -> tuple[int, int] | None:
-    """(tid, page) asked for by a viewthread URL, or None when it is no viewthread URL."""
+def _route(path_and_query: str, rewrite: bool) -> tuple[int, int, bool] | None:
+    """(tid, page, mobile view asked for) of a viewthread URL; None for any other URL."""
     parts = urlsplit(path_and_query)
     if rewrite and (match := _REWRITE_PATH.fullmatch(parts.path)):
-        return int(match.group(1)), int(match.group(2))
+        return int(match.group(1)), int(match.group(2)), False
     if parts.path != "/forum.php":
         return None
     query = dict(parse_qsl(parts.query, keep_blank_values=True))
     if query.get("mod") != "viewthread" or "tid" not in query or set(query) - _VIEWTHREAD_KEYS:
         return None
-    return _intval(query["tid"]), _intval(query.get("page", "1"))
+    mobile = query.get("mobile", "") not in ("", "no", "0")
+    return _intval(query["tid"]), _intval(query.get("page", "1")), mobile
+
+
+# discuz_application::_xss_check: a request URI holding these is refused.
+_XSS_CHARS = ("<", ">", '"', "CONTENT-TRANSFER-ENCODING")
 
 
 def _not_found() -> Response:
@@ -1085,34 +1119,183 @@ def discuz_x_site(
     *,
     charset: str = "utf-8",
     rewrite: bool = False,
-    floor_names: bool = False,
+    floor_names: bool = True,
     header_charset: bool = True,
 ) -> Site:
     """A board serving ``thread``: ``site(path_and_query) -> Response``.
 
     Serves ``/forum.php?mod=viewthread&tid=T[&extra=…][&page=P]`` (and, with ``rewrite``,
     also ``/thread-T-P-1.html``); a page past the end is the last page (200); another tid is
-    Discuz's "thread does not exist" message page (200); anything else is a 404.  The HTTP
+    Discuz's "thread does not exist" message page (200); a request with ``<``, ``>`` or
+    ``"`` in it the "Discuz! System Error" page (200); ``mobile=2`` (or ``yes``) the "手机版"
+    page a desktop browser gets; the first view of a page after a deletion a 302 to
+    ``forum.php?mod=viewthread&tid=T`` (``FakeThread``); anything else is a 404.  The HTTP
     ``Date`` of a page is ``thread.now``, the board's clock.  Pages are rendered on every
     request, so a test may change ``thread`` between fetches.
     """
 
     def site(path_and_query: str) -> Response:
+        if any(mark in unquote(path_and_query).upper() for mark in _XSS_CHARS):
+            return system_error_page(XSS_MESSAGE, charset=charset)
         asked = _route(path_and_query, rewrite)
         if asked is None:
             return _not_found()
-        tid, page = asked
+        tid, page, mobile = asked
         if tid != thread.tid:
             message = _message_page(
                 NO_THREAD_MESSAGE, "alert_error", _MESSAGE_BACK, "", thread.now, charset
             )
             return _html_response(_encode(message, charset), charset, header_charset, thread.now)
+        if mobile:
+            body = _encode(_mobile_page(thread.now, charset), charset)
+            return _html_response(body, charset, header_charset, thread.now)
+        if thread.deletion_unseen(page):
+            thread.positions_dropped = True
+            location = f"forum.php?mod=viewthread&tid={thread.tid}"
+            headers = {"Location": location, "Content-Type": f"text/html; charset={charset}"}
+            return Response(302, headers, b"")
         body = render_discuz_x_page(
             thread, page, charset=charset, rewrite=rewrite, floor_names=floor_names
         )
         return _html_response(body, charset, header_charset, thread.now)
 
     return site
+
+
+# --- pages instead of a thread page ---------------------------------------------------------
+
+# source/language/lang_error.php: request_tainting.
+XSS_MESSAGE = "您当前的访问请求当中含有非法字符，已经被系统拒绝"
+
+_SYSTEM_ERROR = """<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+<html>
+<head>
+	<title>bbs.example.com - System Error</title>
+	<meta http-equiv="Content-Type" content="text/html; charset={{charset}}" />
+	<meta name="ROBOTS" content="NOINDEX,NOFOLLOW,NOARCHIVE" />
+	<style type="text/css">
+	<!--
+	body { background-color: white; color: black; font: 9pt/11pt verdana, arial, sans-serif;}
+	#container { width: 1024px; }
+	.info { background: none repeat scroll 0 0 #F3F3F3; border: 0px solid #aaaaaa; border-radius: 10px 10px 10px 10px; color: #000000; font-size: 11pt; line-height: 160%; margin-bottom: 1em; padding: 1em; }
+	-->
+	</style>
+</head>
+<body>
+<div id="container">
+<h1>Discuz! System Error</h1>
+<div class='info'><li>{{message}}</li></div>
+
+<div class="info"><p><strong>PHP Debug</strong></p><table cellpadding="5" cellspacing="1" width="100%" class="table"><tr><td><ul><li>[Line: 0057]forum.php(discuz_application->init)</li><li>[Line: 0603]source/class/discuz/discuz_application.php(discuz_application->_xss_check)</li><li>[Line: 0023]source/function/function_core.php(discuz_error::system_error)</li></ul></td></tr></table></div><div class="help"><a href="http://bbs.example.com">bbs.example.com</a> 已经将此出错信息详细记录, 由此给您带来的访问不便我们深感歉意. </div>
+</div>
+</body>
+</html>"""
+
+
+def system_error_page(message: str, *, charset: str = "utf-8") -> Response:
+    """Discuz's "System Error" page (``discuz_error::system_error``), served with HTTP 200."""
+    body = _encode(_fill(_SYSTEM_ERROR, charset=charset, message=message), charset)
+    return Response(200, {"Content-Type": f"text/html; charset={charset}"}, body)
+
+
+_MOBILE_MAIN = """<div id="ct" class="wp cl ptw pbw">
+<table style="margin:0 auto"><tr><td>
+<div class="z" style="width: 500px; height: 650px; background: url(static/image/mobile/browser_big.jpg) no-repeat 0 0;">
+<iframe id="ifm0" frameborder="0" width="425" height="530" style="margin: 115px 0 0 23px;" src="misc.php?mod=mobile&view=true"></iframe>
+</div>
+<div class="z" style="margin-top: 60px; width: 430px;">
+<div class="mtw bm bw0" style="background-color: #dfeaf4;">
+<div class="bm_c">
+<h1 class="xw1 xs2 mbn">现在就登录 - 示例论坛 手机版</h1>
+<p class="mbw xg2">立即使用手机访问，获得极速移动体验</p>
+</div>
+</div>
+</div></td></tr></table>
+</div>"""
+
+
+def _mobile_page(now: datetime, charset: str) -> str:
+    """The "手机版" page X3.4 shows a desktop browser for a ``mobile=2`` URL."""
+    head = {
+        "charset": charset,
+        "title": "手机版",
+        "canonical": "",
+        "keywords": "",
+        "description": ",示例论坛",
+        "body_class": "pg_mobile",
+    }
+    return _document(head, _MOBILE_MAIN, now)
+
+
+_TOUCH_PAGE = """<?xml version="1.0" encoding="{{charset}}"?><!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml">
+<head>
+<meta http-equiv="Content-Type" content="text/html; charset={{charset}}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0, user-scalable=no, minimum-scale=1.0, maximum-scale=1.0">
+<title>{{title}} - 版杀专区 -  示例论坛 -  手机版 - Powered by Discuz!</title>
+<link rel="stylesheet" href="static/image/mobile/style.css" type="text/css" media="all">
+</head>
+<body class="bg">
+<header class="header">
+<div class="nav">
+<a href="forum.php?mod=forumdisplay&fid=2&&amp;mobile=2" class="z"><img src="static/image/mobile/images/icon_back.png" /></a>
+<span class="name">版杀专区</span>
+</div>
+</header>
+<div class="postlist">
+<h2>{{title}}</h2>
+{{posts}}</div>
+{{pages}}
+<div class="footer">
+<div><a href="forum.php?mobile=2">首页</a></div>
+</div>
+</body>
+</html>"""
+
+_TOUCH_POST = """<div class="plc cl" id="pid{{pid}}">
+<span class="avatar"><img src="http://bbs.example.com/uc_server/avatar.php?uid={{uid}}&size=small" style="width:32px;height:32px;" /></span>
+<div class="display pi" href="#replybtn_{{pid}}">
+<ul class="authi">
+<li class="grey">
+<em>
+{{floor}}</em><b>
+<a href="home.php?mod=space&amp;uid={{uid}}&amp;mobile=2" class="blue">{{name}}</a></b>
+</li>
+<li class="grey rela">
+{{time}}</li>
+</ul>
+<div class="message">
+{{message}}</div>
+</div>
+</div>
+"""
+
+
+def render_touch_page(thread: FakeThread, page_no: int, *, charset: str = "utf-8") -> bytes:
+    """Page ``page_no`` of the touch view (``mobile=2`` with a phone's User-Agent): minute
+    times without titles, no edit notices, a phone's layout."""
+    page = min(max(page_no, 1), thread.page_count)
+    start = (page - 1) * thread.per_page
+    posts = "".join(
+        _fill(
+            _TOUCH_POST,
+            pid=post.pid,
+            uid=post.uid or 0,
+            floor=_FLOOR_NAMES.get(floor, f"{floor}#"),
+            name=_escape(post.author),
+            time=_ymd_hi(post.posted_at.astimezone(thread.now.tzinfo)),
+            message=_LOCKED if post.banned else _message_html(post.body),
+        )
+        for floor, post in thread.shown()[start : start + thread.per_page]
+        if not post.deleted
+    )
+    bar = _multipage(thread.tid, page, thread.page_count, False).replace(
+        "&amp;page=", "&amp;mobile=2&amp;page="
+    )
+    page_html = _fill(
+        _TOUCH_PAGE, charset=charset, title=_escape(thread.title), posts=posts, pages=bar
+    )
+    return _encode(page_html, charset)
 
 
 # --- the demo vote thread -------------------------------------------------------------------
@@ -1214,6 +1397,9 @@ def _demo_post(
 def demo_thread(now: datetime | None = None) -> FakeThread:
     """A day-2 vote thread of a 16-seat 1.2 game (roster: ``DEMO_ROSTER_TOML``), 31 floors.
 
+    The thread keeps its posts' positions (a deleted post leaves 无效楼层 in its place and
+    floors never move), so a floor names the same post on every reading of it.
+
     Deadline ``DEMO_DEADLINE`` (2019-05-12 22:00:00 +08:00); the board's clock ``now``
     defaults to ``DEMO_NOW`` (22:10:00), so every post shows a relative time.  Seats 6 and 11
     are dead.  Floor by floor, what each post exercises (strict edits):
@@ -1300,7 +1486,7 @@ def demo_thread(now: datetime | None = None) -> FakeThread:
         _demo_post(31, 2, "22:10:00", "刚看到，投 5"),
     ]
     title = "【第二天投票帖】22:00 截止"
-    return FakeThread(DEMO_TID, title, posts, now or DEMO_NOW)
+    return FakeThread(DEMO_TID, title, posts, now or DEMO_NOW, keeps_positions=True)
 
 
 # --- a big synthetic thread -----------------------------------------------------------------

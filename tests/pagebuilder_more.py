@@ -23,14 +23,17 @@ Page chrome is approximate and small.  The board's clock is ``FakeThread.now``.
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 from urllib.parse import parse_qsl, urlsplit
 
 from pagebuilder import (
     _INLINE_TAG,
+    SITE_URL,
     FakePost,
     FakeThread,
     Response,
@@ -98,30 +101,28 @@ _PRINTABLE_HEAD = """<html>
 <meta http-equiv="Content-Type" content="text/html; charset={{charset}}" />
 <style type="text/css">
 body 	   {margin: 10px 80px;}
-body,table {font-size: 12px; font-family: Tahoma,'Microsoft Yahei','Simsun';}
+body,table {font-size: FONTSIZE; font-family: FONT;}
 h1 { font-size: 24px; margin-bottom: 20px; color: #999; }
 </style>
-<script type="text/javascript" src="data/cache/common.js?Hq7"></script>
-<script type="text/javascript" src="data/cache/forum_viewthread.js?Hq7"></script>
-<script type="text/javascript">var STYLEID = '1', STATICURL = 'static/', IMGDIR = 'static/image/common', VERHASH = 'Hq7', charset = '{{charset}}', discuz_uid = '0', cookiepre = 'Rk3e_2132_', cookiedomain = '', cookiepath = '/', showusercard = '1', attackevasive = '0', disallowfloat = 'newthread', creditnotice = '1|威望|,2|金钱|,3|贡献|', defaultstyle = '', REPORTURL = 'aHR0cDovL2Jicy5leGFtcGxlLmNvbS8=', SITEURL = 'http://bbs.example.com/', JSPATH = 'data/cache/';</script>
+<script src="static/js/common.js?Hq7" type="text/javascript"></script>
+<script src="static/js/forum_viewthread.js?Hq7" type="text/javascript"></script>
+<script type="text/javascript">var STYLEID = '1', STATICURL = 'static/', IMGDIR = 'static/image/common', VERHASH = 'Hq7', charset = '{{charset}}', discuz_uid = '0', cookiepre = 'Rk3e_2132_', cookiedomain = '', cookiepath = '/', showusercard = '1', attackevasive = '0', disallowfloat = 'newthread', creditnotice = '1|威望|,2|金钱|,3|贡献|', defaultstyle = '', REPORTURL = '{{report_url}}', SITEURL = 'http://bbs.example.com/', JSPATH = 'static/js/';</script>
 </head>
 
 <body>
 <h1>示例论坛</h1>
-<b>标题: </b>{{title}} <b><a href="###" onclick="this.style.visibility='hidden';window.print();this.style.visibility='visible'">[打印本页]</a></b></span><br />
-<script type="text/javascript">var zoomstatus = 0;var aimgcount = new Array();</script>
-"""
+<b>标题: </b>{{title}} <b><a href="###" onclick="this.style.visibility='hidden';window.print();this.style.visibility='visible'">[打印本页]</a></b><br />
+<script type="text/javascript">var zoomstatus = 0;var aimgcount = new Array();</script>"""
 
-_PRINTABLE_POST = """
-<hr noshade size="2" width="100%" color="#808080">
-<b>作者: </b>{{author}}&nbsp; &nbsp; <b>时间: </b>{{time}}
-<br />
-{{message}}
-"""
+# viewthread_printable.htm: each post after a rule; the literal FONTSIZE, SMFONT… are the
+# template's own (X3.4 prints them as they are).
+_PRINTABLE_POST = """<hr noshade size="2" width="100%" color="#808080">
+<b>作者: </b>{{author}}&nbsp; &nbsp; <b>时间: </b>{{time}}<br />
+{{message}}"""
 
 _PRINTABLE_FOOT = """
-<br /><br /><br /><br /><hr noshade size="2" width="100%" color="#CDCDCD">
-<table cellspacing="0" cellpadding="0" border="0" width="95%" align="center" style="font-size: 12px; font-family: Tahoma,'Microsoft Yahei','Simsun'">
+<br /><br /><br /><br /><hr noshade size="2" width="100%" color="BORDERCOLOR">
+<table cellspacing="0" cellpadding="0" border="0" width="95%" align="center" style="font-size: SMFONTSIZE; font-family: SMFONT">
 <tr><td>欢迎光临 示例论坛 (http://bbs.example.com/)</td>
 <td align="right">
 Powered by Discuz! X3.4</td></tr></table>
@@ -129,7 +130,7 @@ Powered by Discuz! X3.4</td></tr></table>
 </body>
 </html>"""
 
-_BANNED_TIP = "提示: <em>作者被禁止或删除 内容自动屏蔽</em>"
+_BANNED_TIP = "提示: <em>作者被禁止或删除 内容自动屏蔽</em>\n"
 
 
 def printable_time(posted_at: datetime, now: datetime, style: str = "auto") -> str:
@@ -147,6 +148,11 @@ def _printable_message(post: FakePost, floor: int, ctx: _Context) -> str:
     return subject + _edit_notice(post, ctx) + _quote_html(post, ctx) + _message_html(post.body)
 
 
+def printable_url(thread: FakeThread) -> str:
+    """The printable view's own address, as the board knows it."""
+    return f"{SITE_URL}forum.php?mod=viewthread&action=printable&tid={thread.tid}"
+
+
 def render_printable_page(thread: FakeThread, *, charset: str = "utf-8") -> bytes:
     """The printable view of ``thread``: its first 100 visible posts on one page."""
     ctx = _Context(thread, 1, False, False)
@@ -159,7 +165,10 @@ def render_printable_page(thread: FakeThread, *, charset: str = "utf-8") -> byte
         )
         for floor, post in _visible(thread)[:PRINTABLE_LIMIT]
     )
-    head = _fill(_PRINTABLE_HEAD, title=_escape(thread.title), charset=charset)
+    report_url = base64.b64encode(printable_url(thread).encode()).decode()
+    head = _fill(
+        _PRINTABLE_HEAD, title=_escape(thread.title), charset=charset, report_url=report_url
+    )
     return _encode(head + posts + _PRINTABLE_FOOT, charset)
 
 
@@ -185,7 +194,7 @@ _ARCHIVER_PAGE = """<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//E
 <head>
 <base href="http://bbs.example.com/archiver/" />
 <title>{{title}}{{page_label}} - 版杀专区 - 示例论坛 -  Powered by Discuz! Archiver</title>
-
+<link href="http://bbs.example.com/forum.php?mod=viewthread&tid={{tid}}" rel="canonical" />
 <meta name="keywords" content="{{title}}" />
 <meta name="description" content="{{title}} ,示例论坛" />
 <meta name="generator" content="Discuz! X3.4" />
@@ -269,12 +278,16 @@ def _archiver_post(post: FakePost, floor: int, thread: FakeThread) -> str:
 
 
 def _archiver_pages(thread: FakeThread, page: int) -> str:
-    """``arch_multi()``: "页: " then every page number, the current one as [N]."""
+    """``arch_multi()``: "页: " then a window of page numbers, the current one as [N]: from
+    ten before this page to nine after it (page 1 of a long thread lists 1–10 only)."""
+    pages = thread.page_count + 1  # arch_multi's $pages: one more than there are
+    first = max(1, page - 10)
+    last = pages if page + 10 >= pages else page + 10
     links = (
         f"<strong>[{n}]</strong>"
         if n == page
         else f'<a href="?tid-{thread.tid}.html&page={n}">{n}</a>'
-        for n in range(1, thread.page_count + 1)
+        for n in range(first, last)
     )
     return "页: \n" + "".join(f"{link} \n" for link in links)
 
@@ -861,10 +874,10 @@ def as_board_shows(thread: FakeThread, *, edits: bool = True, banned: bool = Tru
         )
         for post in thread.posts
     ]
-    return FakeThread(thread.tid, thread.title, posts, thread.now, thread.per_page)
+    return replace(thread, posts=posts)
 
 
 def with_time_style(thread: FakeThread, style: str) -> FakeThread:
     """``thread`` with every post's time shown in ``style`` (e.g. "minute")."""
     posts = [FakePost(**{**vars(post), "time_style": style}) for post in thread.posts]
-    return FakeThread(thread.tid, thread.title, posts, thread.now, thread.per_page)
+    return replace(thread, posts=posts)

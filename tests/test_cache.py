@@ -24,6 +24,7 @@ from killmod.cli import main
 from killmod.errors import TallyFailed
 from killmod.fetch import Fetcher, FetchOptions
 from killmod.model import Page
+from killmod.pages import parse_page, saved_page
 from killmod.thread import read_thread
 
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
@@ -58,19 +59,22 @@ def test_a_page_is_kept_as_one_file_written_whole(tmp_path):
     cache = PageCache(tmp_path)
     fetched_at = datetime(2019, 5, 12, 14, 10, tzinfo=UTC)
     cache.put(Fetched("http://bbs.example.com/t?page=1", b"<html>1</html>", "gbk", fetched_at))
-    cache.put(Fetched("http://bbs.example.com/t?page=1", b"<html>2</html>", "gbk", fetched_at))
+    second = Fetched("http://bbs.example.com/t?page=1", b"<html>2</html>", "gbk", fetched_at)
+    cache.put(replace(second, exact_clock=True))
     files = list(tmp_path.iterdir())
     assert [file.suffix for file in files] == [".page"]  # no temporary file left behind
     assert first_line(files[0]) == {
         "url": "http://bbs.example.com/t?page=1",
         "fetched_at": "2019-05-12T14:10:00+00:00",
+        "exact_clock": True,
         "header_charset": "gbk",
     }
     kept = cache.get("http://bbs.example.com/t?page=1")
-    assert (kept.body, kept.header_charset, kept.fetched_at, kept.cached) == (
+    assert (kept.body, kept.header_charset, kept.fetched_at, kept.cached, kept.exact_clock) == (
         b"<html>2</html>",
         "gbk",
         fetched_at,
+        True,
         True,
     )
     assert cache.get("http://bbs.example.com/t?page=2") is None
@@ -79,7 +83,7 @@ def test_a_page_is_kept_as_one_file_written_whole(tmp_path):
 def test_what_a_page_read_as_is_kept_for_the_same_way_of_reading_it(tmp_path):
     cache = PageCache(tmp_path)
     posts = demo_thread_read(tmp_path)
-    page_read = Page(posts[:3], 1, 4, "【投票帖】")
+    page_read = Page(posts[:3], 1, 4, "【投票帖】", "7001")
     url = "http://bbs.example.com/t?page=1"
     body = b"<html>\n\xe6\x8a\x95 5\xe5\x8f\xb7\n</html>"  # lines and UTF-8 in the body
     fetched = Fetched(url, body, None, datetime(2019, 5, 12, 14, 10, tzinfo=UTC))
@@ -102,10 +106,10 @@ def test_a_damaged_cache_file_is_no_answer(tmp_path):
 
 
 def demo_thread_read(tmp_path: Path) -> tuple:
-    """The demo thread's posts as killmod reads them from a saved page."""
+    """The posts of the demo thread's first page as killmod reads them from a saved page."""
     saved = tmp_path / "saved.html"
     saved.write_bytes(discuz_x_site(demo_thread())(page(1)).body)
-    return read_thread(str(saved), tz=SHANGHAI).posts
+    return parse_page(saved_page(saved), tz=SHANGHAI)[1].posts
 
 
 def test_offline_reads_the_cache_alone_after_one_fetch(serve_site, roster, tmp_path):

@@ -47,6 +47,7 @@ from pagebuilder_dz72 import (
 
 import scrapers
 from killmod.errors import TallyFailed
+from killmod.model import PRECISION_SPAN
 from killmod.roster import parse_roster
 from killmod.tallying import tally
 from killmod.thread import read_thread
@@ -88,10 +89,17 @@ def plain(body: str) -> str:
 
 
 def shown_minute(post: FakePost, now: datetime = DEMO_NOW) -> datetime:
-    """The time a 7.2 board lets a reader know: the minute, or "N 小时前" counted from ``now``."""
+    """The time a 7.2 board lets a reader know: the minute, or the first second of the hour
+    "N 小时前" counted from ``now`` names (``shown_precision``)."""
     if post.time_style == "relative_bare":
-        return now - timedelta(hours=(now - post.posted_at) // timedelta(hours=1))
+        hours = (now - post.posted_at) // timedelta(hours=1)
+        return now - timedelta(hours=hours, seconds=3599)
     return post.posted_at.replace(second=0)
+
+
+def shown_precision(post: FakePost) -> str:
+    """ "N 小时前" without its exact time is known to the hour, any other 7.2 time to the minute."""
+    return "hour" if post.time_style == "relative_bare" else "minute"
 
 
 def summary(result) -> dict:
@@ -131,7 +139,7 @@ def test_viewthread_posts_are_read_with_pids_authors_uids_and_minute_times(serve
     assert [post.pid for post in thread.posts] == [post.pid for post in visible]
     for got, want in zip(thread.posts, visible, strict=True):
         assert (got.author, got.uid, got.banned) == (want.author, want.uid, want.banned)
-        assert (got.posted_at, got.precision) == (shown_minute(want), "minute")
+        assert (got.posted_at, got.precision) == (shown_minute(want), shown_precision(want))
         assert got.body == ("" if want.banned else plain(want.body))
 
 
@@ -157,7 +165,9 @@ def test_quotes_signatures_and_edit_notices_are_kept_out_of_bodies(serve_site, e
     assert edited.edited_at == datetime(2019, 5, 12, 16, 20, tzinfo=SHANGHAI)
     assert edited.body in ("投 9号", "投 9號")
     assert all("我是 15" not in post.body and "法官" not in post.body for post in posts.values())
-    assert posts[BARE_TIME].posted_at == datetime(2019, 5, 12, 13, 10, tzinfo=SHANGHAI)
+    # "9 小时前" at 22:10:00: written between 12:10:01 and 13:10:00.
+    assert posts[BARE_TIME].posted_at == datetime(2019, 5, 12, 12, 10, 1, tzinfo=SHANGHAI)
+    assert posts[BARE_TIME].precision == "hour"
 
 
 def test_a_deleted_post_vanishes_and_later_floors_move_up(serve_site):
@@ -237,18 +247,18 @@ def test_a_long_thread_is_counted_from_the_last_page_link(serve_site):
 
 # (posted at, on 2019-5-X; what dgmdate shows at 22:10:00 on the 12th, SC and TC; how far
 # the text alone may place it after the post: 半小时前 and N 小时前 are coarse)
-HOUR = timedelta(hours=1)
+# (day, hour, minute, second), the text (SC, TC), the precision it is read with untitled.
 RELATIVE_FORMS = [
-    ((3, 18, 40, 0), ("2019-5-3 18:40", "2019-5-3 18:40"), timedelta(0)),
-    ((5, 19, 46, 0), ("7&nbsp;天前&nbsp;19:46", "7&nbsp;天前&nbsp;19:46"), timedelta(0)),
-    ((9, 21, 58, 0), ("3&nbsp;天前&nbsp;21:58", "3&nbsp;天前&nbsp;21:58"), timedelta(0)),
-    ((10, 20, 58, 0), ("前天&nbsp;20:58", "前天&nbsp;20:58"), timedelta(0)),
-    ((11, 21, 55, 0), ("昨天&nbsp;21:55", "昨天&nbsp;21:55"), timedelta(0)),
-    ((12, 16, 58, 0), ("5&nbsp;小时前", "5&nbsp;小時前"), HOUR),
-    ((12, 21, 27, 0), ("半小时前", "半小時前"), HOUR / 2),
-    ((12, 21, 58, 0), ("12&nbsp;分钟前", "12&nbsp;分鐘前"), timedelta(0)),
-    ((12, 22, 9, 18), ("42&nbsp;秒前", "42&nbsp;秒前"), timedelta(0)),
-    ((12, 22, 10, 0), ("刚才", "剛才"), timedelta(0)),
+    ((3, 18, 40, 0), ("2019-5-3 18:40", "2019-5-3 18:40"), "minute"),
+    ((5, 19, 46, 0), ("7&nbsp;天前&nbsp;19:46", "7&nbsp;天前&nbsp;19:46"), "minute"),
+    ((9, 21, 58, 0), ("3&nbsp;天前&nbsp;21:58", "3&nbsp;天前&nbsp;21:58"), "minute"),
+    ((10, 20, 58, 0), ("前天&nbsp;20:58", "前天&nbsp;20:58"), "minute"),
+    ((11, 21, 55, 0), ("昨天&nbsp;21:55", "昨天&nbsp;21:55"), "minute"),
+    ((12, 16, 58, 0), ("5&nbsp;小时前", "5&nbsp;小時前"), "hour"),
+    ((12, 21, 27, 0), ("半小时前", "半小時前"), "hour"),
+    ((12, 21, 58, 0), ("12&nbsp;分钟前", "12&nbsp;分鐘前"), "minute"),
+    ((12, 22, 9, 18), ("42&nbsp;秒前", "42&nbsp;秒前"), "minute"),
+    ((12, 22, 10, 0), ("刚才", "剛才"), "minute"),
 ]
 
 
@@ -288,9 +298,9 @@ def test_relative_forms_without_a_title_count_back_from_the_boards_clock(serve_s
     fake = relative_thread("relative_bare")
     base = serve_site(dz72_site(fake, edition=edition))
     posts = read_thread(base + VIEWTHREAD, tz=SHANGHAI).posts
-    for got, want, (_, _, slack) in zip(posts, fake.posts, RELATIVE_FORMS, strict=True):
-        assert timedelta(0) <= got.posted_at - want.posted_at <= slack
-        assert got.precision == "minute"
+    for got, want, (_, _, precision) in zip(posts, fake.posts, RELATIVE_FORMS, strict=True):
+        assert got.posted_at <= want.posted_at <= got.posted_at + PRECISION_SPAN[precision]
+        assert got.precision == precision
 
 
 # --- printable view and archiver --------------------------------------------------------------
@@ -306,7 +316,7 @@ def test_printable_posts_are_numbered_by_position(serve_site, edition):
     assert [post.floor for post in thread.posts] == list(range(1, 31))
     for got, want in zip(thread.posts, visible, strict=True):
         assert (got.author, got.uid, got.banned) == (want.author, None, want.banned)
-        assert (got.posted_at, got.precision) == (shown_minute(want), "minute")
+        assert (got.posted_at, got.precision) == (shown_minute(want), shown_precision(want))
         assert got.body == ("" if want.banned else plain(want.body))
     assert thread.posts[13].quotes and thread.posts[15].edited_at is not None
 

@@ -108,9 +108,10 @@ def test_times_keep_their_precision_and_prefer_the_exact_title(serve_site):
     assert posts[26].posted_at == datetime(2019, 5, 12, 22, 0, 0, tzinfo=SHANGHAI)
     assert posts[26].precision == "second"
     assert posts[27].posted_at == datetime(2019, 5, 12, 22, 0, 1, tzinfo=SHANGHAI)
-    # "9 小时前" with no exact title: counted back from the board's own clock (22:10)
-    assert posts[11].posted_at == datetime(2019, 5, 12, 13, 10, tzinfo=SHANGHAI)
-    assert posts[11].precision == "minute"
+    # "9 小时前" with no exact title, counted back from the board's own clock (the HTTP
+    # Date, 22:10:00): written between 12:10:01 and 13:10:00, known to the hour.
+    assert posts[11].posted_at == datetime(2019, 5, 12, 12, 10, 1, tzinfo=SHANGHAI)
+    assert posts[11].precision == "hour"
     assert all(post.posted_at.utcoffset() == timedelta(hours=8) for post in thread.posts)
 
 

@@ -132,11 +132,11 @@ def test_page_past_the_end_is_the_last_page(demo_site: BaseUrl) -> None:
 @pytest.mark.parametrize(
     ("path", "floor"),
     [
-        (VIEWTHREAD, "1"),
-        (f"{VIEWTHREAD}&extra=page%3D1", "1"),
+        (VIEWTHREAD, "楼主"),  # X3.4 names its first floors
+        (f"{VIEWTHREAD}&extra=page%3D1", "楼主"),
         (f"{VIEWTHREAD}&extra=page%3D1&page=3", "21"),
         (f"{VIEWTHREAD}&extra=&page=2", "11"),
-        (f"{VIEWTHREAD}&page=0", "1"),
+        (f"{VIEWTHREAD}&page=0", "楼主"),
     ],
 )
 def test_viewthread_url_forms(demo_site: str, path: str, floor: str) -> None:
@@ -333,3 +333,56 @@ def test_big_thread_is_full_and_deterministic() -> None:
     page_links = [link.text for link in tree.xpath("//div[@class='pgt']/div[@class='pg']/a")]
     window = [str(number) for number in range(10, 20) if number != 15]
     assert page_links == ["1 ...", "\xa0\xa0", *window, "... 30", "下一页"]
+
+
+# --- what the real X3.4 board renders (its pages were read, not copied) -----------------------
+
+
+def test_pages_look_like_the_real_boards(demo_site: str) -> None:
+    """Floor names 楼主/沙发/板凳/地板 by default, the sidebar's ``pls cl favatar``, page links
+    with an empty ``extra``, the thread id in the page's script."""
+    page = requests.get(f"{demo_site}{VIEWTHREAD}", timeout=5).text
+    tree = _tree(page.encode())
+    assert _floors(tree)[:5] == ["楼主", "沙发", "板凳", "地板", "5"]
+    assert tree.xpath("//div[@id='favatar90007']")[0].get("class") == "pls cl favatar"
+    assert f"forum.php?mod=viewthread&tid={DEMO_TID}&amp;extra=&amp;page=2" in page
+    assert f"tid = parseInt('{DEMO_TID}')" in page
+
+
+def test_a_deletion_is_a_302_to_the_thread_then_the_floors_renumber(serve_site) -> None:
+    thread = demo_thread()
+    thread.keeps_positions = False  # an ordinary thread: floor 15 was deleted
+    base = serve_site(discuz_x_site(thread))
+    first = requests.get(f"{base}{VIEWTHREAD}&page=2", timeout=5, allow_redirects=False)
+    assert (first.status_code, first.headers["Location"]) == (
+        302,
+        f"forum.php?mod=viewthread&tid={DEMO_TID}",
+    )
+    after = _tree(requests.get(f"{base}{VIEWTHREAD}&page=2", timeout=5).content)
+    assert _floors(after) == [str(n) for n in range(11, 21)]
+    assert "无效楼层" not in after.text_content()
+    assert requests.get(f"{base}{VIEWTHREAD}&page=4", timeout=5).text.count('id="postnum') == 10
+
+
+def test_a_request_the_board_refuses_is_its_system_error_page(demo_site: str) -> None:
+    response = requests.get(f"{demo_site}{VIEWTHREAD}&x=%3C", timeout=5)
+    assert response.status_code == 200
+    assert "<h1>Discuz! System Error</h1>" in response.text
+    assert "您当前的访问请求当中含有非法字符，已经被系统拒绝" in response.text
+
+
+def test_a_mobile_url_gets_the_mobile_page_a_desktop_browser_gets(demo_site: str) -> None:
+    response = requests.get(f"{demo_site}{VIEWTHREAD}&mobile=2", timeout=5)
+    assert response.status_code == 200
+    assert "<title>手机版" in response.text and 'class="pg_mobile"' in response.text
+
+
+def test_the_printable_view_is_laid_out_like_the_real_one(serve_site) -> None:
+    from pagebuilder_more import render_printable_page
+
+    page = render_printable_page(demo_thread()).decode()
+    assert "font-size: FONTSIZE; font-family: FONT;" in page  # X3.4 prints its literals
+    assert '<hr noshade size="2" width="100%" color="#808080">\n<b>作者: </b>法官大人' in page
+    assert "<b>时间: </b><span title=" in page and "<br />\n<b>标题: </b>" in page
+    assert "提示: <em>作者被禁止或删除 内容自动屏蔽</em>\n<hr" in page
+    assert 'color="BORDERCOLOR">' in page

@@ -3,7 +3,7 @@
 import pytest
 
 from killmod.errors import BadInput
-from killmod.rulings import Ruling, load_rulings, parse_rulings
+from killmod.rulings import Ruling, load_rulings, parse_rulings, resolve
 
 EXAMPLE = """\
 [12]
@@ -31,15 +31,27 @@ def rejected(text: str) -> str:
 
 
 def test_example_rulings_load_by_floor():
-    assert parse_rulings(EXAMPLE) == {
-        12: Ruling(floor=12, ignore=True, note="重复发帖，按第 30 楼为准"),
-        30: Ruling(floor=30, target=5, note="错别字，按 5 号计"),
-        41: Ruling(floor=41, abstain=True),
-    }
+    assert parse_rulings(EXAMPLE) == (
+        Ruling(floor=12, ignore=True, note="重复发帖，按第 30 楼为准"),
+        Ruling(floor=30, target=5, note="错别字，按 5 号计"),
+        Ruling(floor=41, abstain=True),
+    )
+
+
+def test_rulings_by_post_id_come_first_and_name_no_floor():
+    text = toml("[30]", "target = 5", "[pid.90119]", "ignore = true", "[pid.7]", "target = 3")
+    assert parse_rulings(text) == (
+        Ruling(floor=None, target=3, pid=7),
+        Ruling(floor=None, ignore=True, pid=90119),
+        Ruling(floor=30, target=5),
+    )
+    assert parse_rulings("[pid]\n90119 = { ignore = true }\n") == (
+        Ruling(floor=None, ignore=True, pid=90119),
+    )
 
 
 def test_abstain_ruling_has_no_target():
-    ruling = parse_rulings(EXAMPLE)[41]
+    ruling = parse_rulings(EXAMPLE)[2]
     assert ruling.abstain is True
     assert ruling.target is None
     assert ruling.ignore is False
@@ -48,18 +60,18 @@ def test_abstain_ruling_has_no_target():
 
 def test_rulings_come_in_floor_order():
     text = toml("[30]", "target = 5", "[12]", "ignore = true", "[7]", 'target = "abstain"')
-    assert list(parse_rulings(text)) == [7, 12, 30]
+    assert [ruling.floor for ruling in parse_rulings(text)] == [7, 12, 30]
 
 
 def test_empty_rulings_file_rules_nothing():
-    assert parse_rulings("") == {}
-    assert parse_rulings("# 暂无裁定\n") == {}
+    assert parse_rulings("") == ()
+    assert parse_rulings("# 暂无裁定\n") == ()
 
 
 def test_ruling_may_be_an_inline_table():
-    assert parse_rulings('12 = { ignore = true, note = "刷屏" }') == {
-        12: Ruling(floor=12, ignore=True, note="刷屏"),
-    }
+    assert parse_rulings('12 = { ignore = true, note = "刷屏" }') == (
+        Ruling(floor=12, ignore=True, note="刷屏"),
+    )
 
 
 def test_rulings_file_loads_like_its_text(tmp_path):
@@ -90,6 +102,8 @@ def test_rulings_file_loads_like_its_text(tmp_path):
         (toml("[0]", "ignore = true"), 1, "[0]", ["楼层号"]),
         (toml("ignore = true", "[12]", "target = 5"), 1, "ignore", ["[12]"]),
         (toml("12 = 5"), 1, "12", ["[12]"]),
+        (toml("[pid.abc]", "ignore = true"), 1, "[pid.abc]", ["帖子编号"]),
+        (toml("[pid.90119]", "target = 0"), 2, "target", ["[pid.90119]", "座位号"]),
     ],
 )
 def test_rulings_mistake_names_the_file_line_and_key(text, line, key, words):
@@ -121,3 +135,41 @@ def test_missing_rulings_file_is_bad_input(tmp_path):
     assert caught.value.exit_code == 2
     assert str(path) in caught.value.message
     assert "找不到" in caught.value.message
+
+
+# --- rulings resolved to posts (pid) ----------------------------------------------------------
+
+
+def test_a_ruling_by_floor_rules_on_the_one_post_with_that_floor():
+    rulings = parse_rulings(toml("[12]", "target = 5"))
+    assert resolve(rulings, [(90077, 11), (90084, 12)]) == {
+        90084: Ruling(floor=12, target=5, pid=90084)
+    }
+
+
+def test_a_ruling_by_pid_needs_no_floor():
+    rulings = parse_rulings(toml("[pid.90084]", "ignore = true"))
+    assert resolve(rulings, [(90084, None)]) == {90084: Ruling(None, ignore=True, pid=90084)}
+
+
+def test_a_floor_two_posts_share_after_a_renumbering_is_refused():
+    """A moderator's deletion renumbers later floors on X3.4: read around it, two posts
+    show floor 12.  One ruling must never hit both: bad input, pointing to pids."""
+    rulings = parse_rulings(toml("[12]", "target = 5"))
+    with pytest.raises(BadInput) as caught:
+        resolve(rulings, [(90084, 12), (90091, 12)])
+    assert caught.value.exit_code == 2
+    message = caught.value.message
+    assert "第 12 楼" in message and "pid=90084" in message and "pid=90091" in message
+    assert "[pid.90084]" in message
+
+
+def test_a_ruling_for_a_floor_nobody_shows_is_refused():
+    with pytest.raises(BadInput, match="第 40 楼在投票帖里找不到"):
+        resolve(parse_rulings(toml("[40]", "ignore = true")), [(1, 1)])
+
+
+def test_two_rulings_on_one_post_are_refused():
+    rulings = parse_rulings(toml("[12]", "ignore = true", "[pid.90084]", "target = 5"))
+    with pytest.raises(BadInput, match="两条裁定"):
+        resolve(rulings, [(90084, 12)])

@@ -89,19 +89,21 @@ def test_unreadable_title_falls_back_to_the_visible_text():
         ("剛才", at(2019, 5, 12, 22, 0, 12), "second"),
         ("42&nbsp;秒前", at(2019, 5, 12, 21, 59, 30), "second"),
         ("42 秒前", at(2019, 5, 12, 21, 59, 30), "second"),
-        ("12&nbsp;分钟前", at(2019, 5, 12, 21, 48, 12), "minute"),
-        ("12\xa0分鐘前", at(2019, 5, 12, 21, 48, 12), "minute"),
-        ("半小时前", at(2019, 5, 12, 21, 30, 12), "minute"),
-        ("半小時前", at(2019, 5, 12, 21, 30, 12), "minute"),
-        ("5&nbsp;小时前", at(2019, 5, 12, 17, 0, 12), "minute"),
-        ("5 小時前", at(2019, 5, 12, 17, 0, 12), "minute"),
+        # dgmdate's spans: "12 分钟前" is 720–779 s old, "半小时前" 1,801–3,600 s, "5 小时前"
+        # 18,000–21,599 s, a bare "7 天前" the whole day six days before yesterday.
+        ("12&nbsp;分钟前", at(2019, 5, 12, 21, 47, 13), "minute"),
+        ("12\xa0分鐘前", at(2019, 5, 12, 21, 47, 13), "minute"),
+        ("半小时前", at(2019, 5, 12, 21, 0, 12), "hour"),
+        ("半小時前", at(2019, 5, 12, 21, 0, 12), "hour"),
+        ("5&nbsp;小时前", at(2019, 5, 12, 16, 0, 13), "hour"),
+        ("5 小時前", at(2019, 5, 12, 16, 0, 13), "hour"),
         ("昨天&nbsp;21:55", at(2019, 5, 11, 21, 55), "minute"),
         ("前天&nbsp;21:55", at(2019, 5, 10, 21, 55), "minute"),
         ("昨天 21:55:30", at(2019, 5, 11, 21, 55, 30), "second"),
-        ("7&nbsp;天前", at(2019, 5, 5, 22, 0, 12), "minute"),
+        ("7&nbsp;天前", at(2019, 5, 5, 0, 0, 0), "day"),
         ("7&nbsp;天前&nbsp;03:24", at(2019, 5, 5, 3, 24), "minute"),
-        ("发表于 5&nbsp;小时前", at(2019, 5, 12, 17, 0, 12), "minute"),
-        ("發表於 12&nbsp;分鐘前", at(2019, 5, 12, 21, 48, 12), "minute"),
+        ("发表于 5&nbsp;小时前", at(2019, 5, 12, 16, 0, 13), "hour"),
+        ("發表於 12&nbsp;分鐘前", at(2019, 5, 12, 21, 47, 13), "minute"),
     ],
 )
 def test_relative_times_resolve_against_fetch_time(text, expected, precision):
@@ -128,9 +130,31 @@ def test_fetch_time_in_another_timezone_is_seen_on_the_boards_clock():
 
 def test_each_fetch_time_gets_its_own_resolution():
     later = NOW + timedelta(hours=1)
-    assert parse_board_time("5 分钟前", TZ, NOW)[0] == at(2019, 5, 12, 21, 55, 12)
-    assert parse_board_time("5 分钟前", TZ, later)[0] == at(2019, 5, 12, 22, 55, 12)
-    assert parse_board_time("5 分钟前", TZ, NOW)[0] == at(2019, 5, 12, 21, 55, 12)
+    assert parse_board_time("5 分钟前", TZ, NOW)[0] == at(2019, 5, 12, 21, 54, 13)
+    assert parse_board_time("5 分钟前", TZ, later)[0] == at(2019, 5, 12, 22, 54, 13)
+    assert parse_board_time("5 分钟前", TZ, NOW)[0] == at(2019, 5, 12, 21, 54, 13)
+
+
+def test_a_post_of_a_minute_ago_may_be_just_before_the_deadline():
+    # Seen at 22:01:58, "1 分钟前" is 60–119 s old: written between 21:59:59 and 22:00:58.
+    seen = at(2019, 5, 12, 22, 1, 58)
+    assert parse_board_time("1 分钟前", TZ, seen) == (at(2019, 5, 12, 21, 59, 59), "minute")
+
+
+@pytest.mark.parametrize(
+    ("text", "exact", "footer"),
+    [
+        ("刚刚", "second", "minute"),
+        ("42 秒前", "second", "minute"),
+        ("12 分钟前", "minute", "hour"),
+        ("5 小时前", "hour", "hour"),
+        ("昨天 21:55", "minute", "minute"),  # a clock time does not count from the clock
+        ("昨天 21:55:30", "second", "second"),
+    ],
+)
+def test_a_clock_known_to_the_minute_never_gives_second_precision(text, exact, footer):
+    assert parse_board_time(text, TZ, NOW)[1] == exact
+    assert parse_board_time(text, TZ, NOW, slack=59)[1] == footer
 
 
 @pytest.mark.parametrize(
@@ -189,9 +213,10 @@ def test_text_without_edit_notice_has_no_edit_time():
     assert parse_edit_notice("投 5 号。本帖最后说一句：2019-5-4 02:55", TZ) is None
 
 
-def test_edit_notice_with_impossible_date_is_bad_input():
-    with pytest.raises(BadInput, match="无法识别的编辑时间"):
-        parse_edit_notice("本帖最后由 阿狸 于 2019-2-30 02:55 编辑", TZ)
+def test_edit_notice_with_impossible_date_is_no_edit_notice():
+    # A player may type one: it must never stop a tally.
+    assert parse_edit_notice("本帖最后由 阿狸 于 2019-2-30 02:55 编辑", TZ) is None
+    assert parse_edit_notice("本帖最后由 阿狸 于 2019-5-4 25:61 编辑", TZ) is None
 
 
 def test_iso_format_has_offset_and_seconds_but_no_microseconds():

@@ -45,7 +45,7 @@ class Board:
 
     def __init__(self, start: datetime) -> None:
         demo = with_time_style(demo_thread(), "absolute")
-        self.thread = FakeThread(demo.tid, demo.title, demo.posts[:25], start)
+        self.thread = FakeThread(demo.tid, demo.title, demo.posts[:25], start, keeps_positions=True)
         self.site = discuz_x_site(self.thread)
         self.slept: list[float] = []
 

@@ -36,7 +36,21 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
             type=click.FloatRange(min=0.1),
             default=20.0,
             show_default=True,
-            help="读取一页的超时秒数（超时会重试）",
+            help="读取一页的超时秒数：论坛开始回应后，整页须在这么多秒内读完（超时会重试）",
+        ),
+        click.option(
+            "--max-pages",
+            type=click.IntRange(min=1),
+            default=2000,
+            show_default=True,
+            help="帖子最多可有的页数：页码栏显示更多时报错，不会一直读下去",
+        ),
+        click.option(
+            "--max-page-mb",
+            type=click.IntRange(min=1),
+            default=20,
+            show_default=True,
+            help="一页解压后最多可有的 MB 数：更大的页面报错",
         ),
         click.option(
             "--cookies",
@@ -57,7 +71,9 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
 
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
-        def with_fetching(*args, jobs, delay, timeout, cookies, cache_dir, **kwargs):
+        def with_fetching(
+            *args, jobs, delay, timeout, max_pages, max_page_mb, cookies, cache_dir, **kwargs
+        ):
             from killmod.cache import default_cache_dir
             from killmod.fetch import FetchOptions
 
@@ -70,6 +86,8 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
                 offline=kwargs.pop("offline", False),
                 refresh=kwargs.pop("refresh", False),
                 progress=True,
+                max_pages=max_pages,
+                max_page_bytes=max_page_mb * 1024 * 1024,
             )
             return command(*args, fetching=fetching, **kwargs)
 

@@ -52,7 +52,11 @@ FORMATS = ("bbcode", "text", "json", "audit")
 )
 @edits_option
 @ambiguous_time_option
-@click.option("--rulings", type=click.Path(path_type=Path), help="法官裁定文件（按楼层的 TOML）")
+@click.option(
+    "--rulings",
+    type=click.Path(path_type=Path),
+    help="法官裁定文件（TOML，按帖子编号 [pid.N] 或楼层 [N]）",
+)
 @click.option(
     PRINT_SECRETS,
     "print_secrets",
