@@ -261,6 +261,7 @@ class Recorded:
     snapshot: str
     winner: GameOver | None = None
     replaced: int | None = None
+    early: bool = False
 
 
 @dataclass(frozen=True)
@@ -351,3 +352,4 @@ class TallyResult:
     recorded: Recorded | None = None
     day: DayStep | None = None
     excused: tuple[int, ...] = ()
+    early: bool = False  # counted before its deadline

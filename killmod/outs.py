@@ -16,16 +16,17 @@ void: the day's first vote starts again, its posts counted after ``at``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from killmod.errors import BadInput
 from killmod.flows.base import OutPlay
 from killmod.gamestate import flow_of, next_stage, round_votes, state_for
-from killmod.lottery import refuse_if_over
+from killmod.guards import next_day, refuse_if_over
 from killmod.model import GameOver, Stage
 from killmod.record import check_win
-from killmod.store import Game
+from killmod.store import Delivery, Game
 from killmod.times import format_iso
 
 
@@ -52,13 +53,17 @@ def record_out(
     seat: int,
     reason: str,
     *,
-    round_no: int,
+    round_no: int | None,
     at: datetime,
     note: str | None = None,
+    deliver: Callable[[JudgeDecision], Delivery] | None = None,
 ) -> JudgeDecision:
-    """Record the judge's decision ``reason`` on ``seat`` in round ``round_no``, made ``at``."""
-    with game.transaction():
+    """Record the judge's decision ``reason`` on ``seat``, made ``at``, in the round going on
+    (``round_no`` None) or in ``round_no``; ``deliver`` renders what the step hands out."""
+    with game.transaction(kind="out") as step:
         refuse_if_over(game)
+        round_no = round_no or next_day(game)
+        step.describe(f"第 {round_no} 轮 {seat}号 法官判定（{reason}）", round_no=round_no)
         flow = flow_of(game.roster())
         rules = flow.judge_outs
         if not rules:
@@ -108,7 +113,10 @@ def record_out(
                 {"how": "out", "reason": reason, "at": format_iso(at), "out_id": out_id},
             )
             winner = check_win(game, round_no, {"out_id": out_id})
-    return JudgeDecision(round_no, seat, reason, rule.words, at, note, play, winner)
+        done = JudgeDecision(round_no, seat, reason, rule.words, at, note, play, winner)
+        if deliver is not None:
+            step.deliver(deliver(done))
+    return done
 
 
 def _named_by(stage: Stage | None, seat: int) -> bool:

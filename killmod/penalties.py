@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from killmod.errors import BadInput
+from killmod.guards import refuse_if_over
 from killmod.rules import r12
 from killmod.store import Game
 
@@ -107,7 +108,8 @@ def record_penalty(
         raise BadInput(f"处罚方式应为 {'、'.join(r12.PENALTIES)}，收到 {kind}")
     if not choice.strip():
         raise BadInput("请用 --choice 写明对立阵营选择的处罚")
-    with game.transaction():
+    with game.transaction(kind="penalty", round_no=round_no) as step:
+        refuse_if_over(game)
         roster = game.roster()
         if roster.rules != r12.NAME:
             raise BadInput(
@@ -117,6 +119,7 @@ def record_penalty(
         player = roster.seat(seat)
         if player is None:
             raise BadInput(f"没有 {seat} 号座位")
+        step.describe(f"第 {round_no} 轮 {seat}号 {player.name} 的犯规处罚")
         camp = r12.camp(player.role)
         if camp is None:
             raise BadInput(f"{seat}号 {player.name} 还没有身份：先发身份，才知道处罚哪个阵营")

@@ -7,11 +7,13 @@ import os
 import re
 import sqlite3
 import stat
+from dataclasses import replace as dataclass_replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, demo_thread, discuz_x_site
+from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, FakeThread, demo_thread, discuz_x_site
 
 from killmod.cli import main
 from killmod.store import Game
@@ -19,6 +21,24 @@ from killmod.store import Game
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PAGES = str(ROOT / "examples" / "day1")
 DEADLINE = ["--deadline", "2019-05-12 22:00"]
+NEXT_DEADLINE = ["--deadline", "2019-05-13 22:00"]
+
+
+def next_day_thread() -> FakeThread:
+    """The demo vote thread a day later: the next round's vote, with the same ballots."""
+    thread = demo_thread()
+    day = timedelta(days=1)
+    posts = [
+        dataclass_replace(
+            post,
+            pid=post.pid + 1000,
+            posted_at=post.posted_at + day,
+            edited_at=post.edited_at + day if post.edited_at else None,
+            quote=(post.quote[0], post.quote[1] + day, post.quote[2]) if post.quote else None,
+        )
+        for post in thread.posts
+    ]
+    return dataclass_replace(thread, posts=posts, now=thread.now + day)
 
 
 @pytest.fixture
@@ -237,12 +257,12 @@ def test_replace_keeps_the_old_record_voided_and_counts_on_the_state_before_it(g
 
 def test_warnings_carry_across_rounds_then_substitute_then_drown(game, serve_site):
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
-    url = f"{serve_site(discuz_x_site(demo_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
+    url = f"{serve_site(discuz_x_site(next_day_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
     doc = json.loads(
         run(
             "tally",
             url,
-            *DEADLINE,
+            *NEXT_DEADLINE,
             "--db",
             str(game),
             "--record",
@@ -265,10 +285,11 @@ def test_warnings_carry_across_rounds_then_substitute_then_drown(game, serve_sit
 
 def test_drowned_players_are_announced_with_their_camp_only(game, serve_site):
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
-    url = f"{serve_site(discuz_x_site(demo_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
+    url = f"{serve_site(discuz_x_site(next_day_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
     text = run(
-        "tally", url, *DEADLINE, "--db", str(game), "--record", "--round", "2", "--format", "text"
-    ).output
+        "tally", url, *NEXT_DEADLINE, "--db", str(game), "--record", "--round", "2", "--format",
+        "text",
+    ).output  # fmt: skip
     assert "14号 老王：视为自投；第 2 次警告，无替补，出局（淹死），身份：杀手" in text
     assert "9号 小明：视为自投；第 2 次警告，由替补 替补甲 接替" in text
 

@@ -51,7 +51,7 @@ def test_x_confession_is_the_days_vote_with_last_words(tmp_path, serve_site):
     assert 1 not in alive(db)
     assert "第 2 轮夜晚" in ok(run("status", "--db", db))  # no vote left to count today
     url = serve(serve_site, point_all("20:00:00", 6, (2, 3, 4)))
-    refused(tally(db, url, "--record", "--round", 1), "第 1 轮的白天已由法官判定结束（1号认匪")
+    refused(tally(db, url, "--record", "--round", 1), "第 1 轮的白天已由法官判定结束（认匪")
     refused(out(db, 2, "confessed", "--round", 1), "第 1 轮的白天已经结束")
 
 
@@ -141,3 +141,14 @@ def test_2_0_the_defender_put_out_voids_his_knife_and_the_pointing_starts_again(
     assert doc["day"]["stage"]["kind"] == "point"
     assert doc["day"]["stage"]["opened"] == "2024-03-01T21:05:00+08:00"
     assert doc["day"]["next"]["defender"] == 8
+
+
+def test_undo_takes_back_a_confession_and_the_days_vote_is_open_again(tmp_path, serve_site):
+    db = new_game(tmp_path, "x", X_ROLES)
+    ok(night(db, 1, "--kill", 5))
+    ok(out(db, 1, "confessed"))
+    ok(run("undo", "--db", db))
+    assert 1 in alive(db) and events(db, "out") == []
+    url = serve(serve_site, point_all("20:00:00", 6, (2, 3, 4)))
+    doc = tally_json(db, url, "--record", "--round", 1)
+    assert doc["outcome"] == {"kind": "eliminated", "seat": 6}

@@ -204,3 +204,34 @@ def test_the_vote_counts_on_the_state_after_a_conduct_out(game, serve_site):
     doc = tally_json(game, serve(serve_site, votes("20:00:00", {5: "投6号", 7: "投8号"})))
     assert {r["seat"]: r["reason"] for r in doc["rejected"]} == {5: "invalid_target"}
     assert 6 not in {b["seat"] for b in doc["ballots"]}
+
+
+# --- undo: every step of this issue is undone as a whole, by the generic undo ----------------
+
+
+def test_undo_takes_back_a_conduct_out_and_the_game_end_it_made(game):
+    for seat in (1, 2, 3):
+        ok(run("out", seat, "--reason", "conduct", "--db", game))
+    assert events(game, "game_over")
+    undone = ok(run("undo", "--db", game))
+    assert "法官判定" in undone
+    assert 3 in alive(game) and not events(game, "game_over")
+    assert [e.seat for e in events(game, "out")] == [1, 2]
+    ok(run("undo", "--db", game))
+    ok(run("undo", "--db", game))
+    assert {1, 2, 3} <= set(alive(game)) and events(game, "death") == []
+
+
+def test_undo_takes_back_a_penalty_and_its_night_effects(game):
+    ok(night(game, 1, "--kill", 5))
+    ok(penalty(game, 1, "cancel", "取消杀手方一轮杀人"))
+    refused(night(game, 2, "--kill", 6), "杀手方的特殊权利已被取消")
+    ok(run("undo", "--db", game))  # the penalty
+    assert events(game, "violation") == []
+    ok(night(game, 2, "--kill", 6))  # the kill stands again
+    ok(penalty(game, 6, "extra", "杀手方选择：多杀一人"))
+    ok(night(game, 3, "--kill", 7, "--kill", 8))
+    ok(run("undo", "--db", game))  # the night of the two kills
+    assert {7, 8} <= set(alive(game))
+    ok(run("undo", "--db", game))  # the penalty: one kill a night again
+    refused(night(game, 3, "--kill", 7, "--kill", 8), "杀手每轮只能杀一人")

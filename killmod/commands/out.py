@@ -47,17 +47,19 @@ def out(
     from zoneinfo import ZoneInfo
 
     from killmod.announce import render_game_over, render_public
+    from killmod.delivery import Handout
     from killmod.night import announcement_time
-    from killmod.outputs import post
-    from killmod.outs import record_out
+    from killmod.outs import JudgeDecision, record_out
     from killmod.store import Game
-    from killmod.tallying import next_day
     from killmod.views import decision_view
 
-    game = Game.open(db_path)
-    at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
-    done = record_out(game, seat, reason, round_no=round_no or next_day(game), at=at, note=note)
-    roster = game.roster()
-    post(render_public(f"out.{fmt}.j2", templates, decision_view(done, roster)))
-    if done.winner:
-        post("\n" + render_game_over(done.winner, roster, templates))
+    def hand_out(done: JudgeDecision) -> Handout:
+        roster = game.roster()
+        public = render_public(f"out.{fmt}.j2", templates, decision_view(done, roster))
+        if done.winner:
+            public += "\n" + render_game_over(done.winner, roster, templates)
+        return Handout(public=public)
+
+    with Game.open(db_path) as game:
+        at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
+        record_out(game, seat, reason, round_no=round_no, at=at, note=note, deliver=hand_out)
