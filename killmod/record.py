@@ -1,8 +1,8 @@
 """Recording a day's tally in the game file: the posts snapshot, the result and its effects.
 
 One step (one transaction): the snapshot, the tally, the death, the warnings and
-substitutions it causes, and the win check after them are all written, or
-nothing is.  Re-recording a round voids the old record's events (kept in the
+substitutions it causes, the round's vote thread (``killmod.threads``) and the win check
+after them are all written, or nothing is.  Re-recording a round voids the old record's events (kept in the
 file) and writes the new ones; ``killmod undo`` voids the step itself.  A round's
 day may hold several votes (a re-vote, 指认 then 动刀): each is one tally,
 recorded with the stage it was and the vote that follows (``killmod.days``).
@@ -26,6 +26,7 @@ from killmod.redact import redact_url
 from killmod.rules import rule_set
 from killmod.store import Delivery, Game, post_row
 from killmod.thread import Thread
+from killmod.threads import VOTE, remember
 from killmod.times import format_iso
 
 
@@ -88,6 +89,8 @@ def record_tally(
         if existing:
             _void_old_record(game, existing, tally_id)
         _apply(game, result, tally_id)
+        cause = {"tally_id": tally_id}
+        remember(game, thread.source, thread=VOTE, round_no=result.round, cause=cause)
         winner = check_win(game, result.round, {"tally_id": tally_id}, result.day.over)
         recorded = Recorded(
             tally_id, snapshot, winner, existing["id"] if existing else None, result.early

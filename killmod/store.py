@@ -71,6 +71,8 @@ KIND_NAMES = {
     "suicide": "亮牌自杀",
     "game_over": "游戏结束",
     "out": "被法官判出局",
+    "thread": "记下的帖子地址",
+    "vote_opened": "开始投票（截止时间）",
 }
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``

@@ -28,6 +28,7 @@ from killmod.guards import (
     thread_problems,
 )
 from killmod.model import Post, Roster, Source, TallyResult
+from killmod.provisional import Provisional, provisional_count
 from killmod.redact import redact_url
 from killmod.roster import load_roster
 from killmod.rules import rule_set
@@ -44,9 +45,9 @@ logger = logging.getLogger("killmod.tally")
 
 
 def tally(
-    source: str,
+    source: str | None,
     *,
-    deadline: str | datetime,
+    deadline: str | datetime | None,
     roster: Roster | str | Path | None = None,
     game: Game | str | Path | None = None,
     round_no: int | None = None,
@@ -71,7 +72,9 @@ def tally(
     the result into.
     ``deadline`` is an aware datetime or the judge's text (``22:00``,
     ``今晚22点``…; a form without a date is the first such time after the
-    thread's opening post).  ``profile`` (a Profile or a profile file) reads a
+    thread's opening post).  With a game file, ``source`` and ``deadline`` may be None:
+    the round's vote thread and deadline as the file remembers them (``killmod open``,
+    ``killmod thread``).  ``profile`` (a Profile or a profile file) reads a
     board no built-in format knows.  ``fetching`` says how pages are fetched (default:
     ``jobs`` at once, no cache).  A ballot shown to the minute in the deadline's minute
     is settled to the second from the board's archiver when it can be (``killmod.settle``).
@@ -110,9 +113,9 @@ def tally(
 
 
 def _tally(
-    source: str,
+    source: str | None,
     *,
-    deadline: str | datetime,
+    deadline: str | datetime | None,
     roster: Roster | str | Path | None,
     game: Game | None,
     round_no: int | None,
@@ -128,42 +131,24 @@ def _tally(
     now: datetime | None,
     deliver: Callable[[TallyResult], Delivery] | None,
 ) -> TallyResult:
-    from killmod.days import plan_day, roster_plan
-
-    if roster is None:
-        if game is None:
-            raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
-        round_no = round_no or next_day(game)
-        if record:
-            _check_recordable(game, round_no, replacing=replace_record)
-        roster = _state_before_day(game, round_no, replacing=record and replace_record)
-    elif not isinstance(roster, Roster):
-        roster = load_roster(Path(roster))
-    if record and game is None:
-        raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
-    if game is None:
-        plan = roster_plan(roster, phase)
-    else:
-        replacing = record and replace_record
-        plan = plan_day(game, round_no, phase=phase, recording=record, replacing=replacing)
-    head = game.head() if game is not None else None
-    if isinstance(rulings, str | Path):
-        rulings = load_rulings(Path(rulings))
-    if profile is not None and not isinstance(profile, Profile):
-        profile = load_profile(Path(profile))
+    read = _read_vote(
+        source,
+        deadline=deadline,
+        roster=roster,
+        game=game,
+        round_no=round_no,
+        record=record,
+        replace_record=replace_record,
+        phase=phase,
+        forum=forum,
+        profile=profile,
+        fetching=fetching,
+    )
+    thread, roster, plan, head, deadline, round_no = read
     tz = ZoneInfo(roster.timezone)
-    with Fetcher(fetching) as fetcher:
-        thread = read_thread(source, tz=tz, forum=forum, profile=profile, fetcher=fetcher)
-        if game is not None:
-            refuse_other_rules(thread.title, roster.rules, game.path)
-        deadline = resolve_deadline(deadline, thread, tz)
-        thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
     now = (now or datetime.now(tz)).astimezone(tz)
     before = refuse_early(deadline, now, early=early) if record else now < deadline
-    seen = _recorded_floors(game, round_no) if game is not None else None
-    if seen is None:
-        seen = [(post.pid, post.floor) for post in thread.posts]
-    options = replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
+    options = _with_rulings(options, rulings, game, round_no, thread)
     result = tally_thread(
         thread, roster, deadline=deadline, round_no=round_no or 1, options=options, plan=plan
     )
@@ -177,6 +162,148 @@ def _tally(
         )
         result = replace(result, recorded=recorded)
     return result
+
+
+def count_so_far(
+    source: str | None,
+    *,
+    as_of: str | int,
+    deadline: str | datetime | None = None,
+    roster: Roster | str | Path | None = None,
+    game: Game | str | Path | None = None,
+    round_no: int | None = None,
+    edits: str = "strict",
+    ambiguous_time: str = "count",
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None = None,
+    forum: str | None = None,
+    profile: Profile | str | Path | None = None,
+    fetching: FetchOptions | None = None,
+    phase: str | None = None,
+    now: datetime | None = None,
+) -> Provisional:
+    """The vote count during the day (临时票型) of the vote thread at ``source``, as of
+    ``as_of``: a floor, ``"now"`` or a time (``killmod.provisional``).  Read as
+    :func:`tally` reads; never recorded."""
+    from killmod.store import Game
+
+    with Game.using(game if roster is None else None) as opened:
+        thread, roster, plan, _, deadline, round_no = _read_vote(
+            source,
+            deadline=deadline,
+            roster=roster,
+            game=opened,
+            round_no=round_no,
+            record=False,
+            replace_record=False,
+            phase=phase,
+            forum=forum,
+            profile=profile,
+            fetching=fetching or FetchOptions(),
+        )
+        tz = ZoneInfo(roster.timezone)
+        options = _with_rulings(
+            TallyOptions(edits=edits, ambiguous_time=ambiguous_time),
+            rulings,
+            opened,
+            round_no,
+            thread,
+        )
+        counted = provisional_count(
+            thread,
+            roster,
+            deadline=deadline,
+            as_of=as_of,
+            now=(now or datetime.now(tz)).astimezone(tz),
+            round_no=round_no or 1,
+            options=options,
+            plan=plan,
+        )
+        _check_thread(thread, counted.result, recording=False)
+        return counted
+
+
+def _read_vote(
+    source: str | None,
+    *,
+    deadline: str | datetime | None,
+    roster: Roster | str | Path | None,
+    game: Game | None,
+    round_no: int | None,
+    record: bool,
+    replace_record: bool,
+    phase: str | None,
+    forum: str | None,
+    profile: Profile | str | Path | None,
+    fetching: FetchOptions,
+) -> tuple[Thread, Roster, DayPlan, int | None, datetime, int | None]:
+    """The vote to count: its thread read (times in the deadline's minute settled), the
+    seats, the day's plan, the file's head, the deadline and the round."""
+    from killmod.days import plan_day, roster_plan
+    from killmod.threads import VOTE, thread_or_remembered
+
+    if roster is None:
+        if game is None:
+            raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
+        round_no = round_no or next_day(game)
+        if record:
+            _check_recordable(game, round_no, replacing=replace_record)
+        roster = _state_before_day(game, round_no, replacing=record and replace_record)
+    elif not isinstance(roster, Roster):
+        roster = load_roster(Path(roster))
+    if record and game is None:
+        raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
+    source = thread_or_remembered(game, source, thread=VOTE, round_no=round_no)
+    deadline = _deadline_or_opened(game, deadline, round_no)
+    if game is None:
+        plan = roster_plan(roster, phase)
+    else:
+        replacing = record and replace_record
+        plan = plan_day(game, round_no, phase=phase, recording=record, replacing=replacing)
+    head = game.head() if game is not None else None
+    if profile is not None and not isinstance(profile, Profile):
+        profile = load_profile(Path(profile))
+    tz = ZoneInfo(roster.timezone)
+    with Fetcher(fetching) as fetcher:
+        thread = read_thread(source, tz=tz, forum=forum, profile=profile, fetcher=fetcher)
+        if game is not None:
+            refuse_other_rules(thread.title, roster.rules, game.path)
+        deadline = resolve_deadline(deadline, thread, tz)
+        thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
+    return thread, roster, plan, head, deadline, round_no
+
+
+def _deadline_or_opened(
+    game: Game | None, deadline: str | datetime | None, round_no: int | None
+) -> str | datetime:
+    """The deadline given, else the one ``killmod open`` recorded for the round's vote."""
+    if deadline is not None:
+        return deadline
+    from killmod.opening import opened_deadline
+
+    opened = opened_deadline(game, round_no) if game is not None and round_no else None
+    if opened is None:
+        where = f"第 {round_no} 轮的这次投票" if round_no else "这次投票"
+        raise BadInput(
+            f"请用 --deadline 给出截止时间（游戏文件里没有{where}的截止时间："
+            "killmod open 会记下它）。"
+        )
+    return opened
+
+
+def _with_rulings(
+    options: TallyOptions,
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None,
+    game: Game | None,
+    round_no: int | None,
+    thread: Thread,
+) -> TallyOptions:
+    """The rulings (a file is read) by floor resolved against what the judge saw."""
+    if isinstance(rulings, str | Path):
+        rulings = load_rulings(Path(rulings))
+    seen = _recorded_floors(game, round_no) if game is not None else None
+    if seen is None:
+        seen = [(post.pid, post.floor) for post in thread.posts]
+    return replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
 
 
 def _check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:

@@ -91,6 +91,11 @@ def describe(event: Event, roster: Roster) -> str | None:
         return f"第 {event.round} 轮的投票结果"
     if event.kind == "night":
         return f"第 {event.round} 轮的夜晚"
+    if event.kind == "thread":
+        where = "游戏帖" if data.get("thread") == "game" else f"第 {event.round} 轮的投票帖"
+        return f"记下的{where}地址（{data.get('url')}）"
+    if event.kind == "vote_opened":
+        return f"第 {event.round} 轮投票的截止时间（{data.get('deadline')}）"
     if event.kind in ("tally_replaced", "night_replaced", "undone"):
         return None
     return KIND_NAMES.get(event.kind, event.kind) + (f"（{who}）" if event.seat else "")
