@@ -86,10 +86,15 @@ class Provisional:
 
     @property
     def invalid(self) -> tuple[Rejection, ...]:
-        """The ballots of living voters that do not count, with the reason."""
+        """The ballots of living voters that do not count, with the reason (a post after a
+        cut-off time is not late: it is not counted yet)."""
         living = {b.seat for b in self.result.ballots}
         return tuple(
-            r for r in self.result.rejected if r.seat in living and r.reason in INVALID_BALLOTS
+            r
+            for r in self.result.rejected
+            if r.seat in living
+            and r.reason in INVALID_BALLOTS
+            and not (self.cut.time is not None and r.reason == "late")
         )
 
     @property

@@ -2,10 +2,10 @@
 
 One step (one transaction): the snapshot, the tally, the death, the warnings and
 substitutions it causes, the round's vote thread (``killmod.threads``) and the win check
-after them are all written, or nothing is.  Re-recording a round voids the old record's events (kept in the
-file) and writes the new ones; ``killmod undo`` voids the step itself.  A round's
-day may hold several votes (a re-vote, 指认 then 动刀): each is one tally,
-recorded with the stage it was and the vote that follows (``killmod.days``).
+after them are all written, or nothing is.  Re-recording a round voids the old
+record's events (kept in the file) and writes the new ones; ``killmod undo`` voids the
+step itself.  A round's day may hold several votes (a re-vote, 指认 then 动刀): each is
+one tally, recorded with the stage it was and the vote that follows (``killmod.days``).
 """
 
 from __future__ import annotations

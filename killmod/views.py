@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from killmod.night import Night
     from killmod.nights import SetNight
     from killmod.outs import JudgeDecision
+    from killmod.provisional import Provisional
     from killmod.rules.policy import TallyPolicy
     from killmod.rules.variants import Notice
     from killmod.status import Status
@@ -416,6 +417,122 @@ def watch_view(
             "policy": policy,
         }
     )
+
+
+@dataclass(frozen=True)
+class PublicKnives:
+    """A 动刀 so far: the defender, how many knives put him out, who knifed and who passed
+    (never the result: the vote is open)."""
+
+    defender: int
+    base: int
+    threshold: int
+    knives: tuple[int, ...]
+    passes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PublicProvisional:
+    """A provisional count (临时票型) as the vote thread may see it: the ballots cast so
+    far, the counts without self votes, who has not voted, the invalid ballots — no
+    outcome, no warning."""
+
+    rules: str
+    round: int
+    deadline: datetime
+    floor: int | None
+    time: datetime | None
+    made_at: datetime
+    left: int
+    source: Source
+    standing: tuple[Ballot, ...]
+    counts: tuple[Count, ...]
+    not_voted: tuple[Ballot, ...]
+    invalid: tuple[Rejection, ...]
+    only_invalid: tuple[Rejection, ...]
+    candidates: tuple[int, ...] = ()
+    knives: PublicKnives | None = None
+
+
+def public_provisional(counted: Provisional) -> PublicProvisional:
+    """``counted`` without the roster, the judge's flags, the outcome and the warnings."""
+    result = counted.result
+    day = result.day
+    knife = day.knife if day else None
+    knives = (
+        PublicKnives(knife.defender, knife.base, knife.threshold, knife.knives, knife.passes)
+        if knife
+        else None
+    )
+    return PublicProvisional(
+        rules=result.rules,
+        round=result.round,
+        deadline=counted.deadline,
+        floor=counted.cut.floor,
+        time=counted.cut.time,
+        made_at=counted.made_at,
+        left=int(counted.remaining.total_seconds()),
+        source=replace(result.source, url=redact_url(result.source.url)),
+        standing=counted.standing,
+        counts=counted.counts,
+        not_voted=counted.not_voted,
+        invalid=counted.invalid,
+        only_invalid=counted.only_invalid,
+        candidates=tuple(day.stage.candidates) if day else (),
+        knives=knives,
+    )
+
+
+def provisional_view(counted: Provisional, rules: ModuleType) -> PublicView:
+    """The provisional count's post: the count so far, names by seat, the rule set's tally
+    policy (its words for an invalid ballot), whether it silences voters (V4.0)."""
+    return PublicView(
+        {
+            "count": public_provisional(counted),
+            "names": names(counted.result.roster),
+            "policy": rules.TALLY_POLICY,
+            "silences": getattr(rules, "SILENCES_VOTERS", False),
+        }
+    )
+
+
+def provisional_json(counted: Provisional) -> dict[str, Any]:
+    """The ``killmod.provisional/1`` document: the count so far, as the post shows it."""
+    from killmod.times import format_iso
+
+    count = public_provisional(counted)
+    return {
+        "schema": "killmod.provisional/1",
+        "final": False,
+        "rules": count.rules,
+        "round": count.round,
+        "deadline": format_iso(count.deadline),
+        "as_of": {
+            "floor": count.floor,
+            "time": format_iso(count.time) if count.time else None,
+            "made_at": format_iso(count.made_at),
+        },
+        "seconds_left": count.left,
+        "source": {"url": count.source.url, "title": count.source.title},
+        "ballots": [
+            {
+                "seat": b.seat,
+                "kind": b.kind,
+                "target": b.target,
+                "floor": b.floor,
+                "posted_at": format_iso(b.posted_at) if b.posted_at else None,
+            }
+            for b in count.standing
+        ],
+        "counts": [
+            {"seat": c.seat, "votes": c.votes, "voters": list(c.voters)} for c in count.counts
+        ],
+        "not_voted": [b.seat for b in count.not_voted],
+        "invalid": [
+            {"seat": r.seat, "floor": r.floor, "pid": r.pid, "reason": r.reason}
+            for r in count.invalid
+        ],
+    }
 
 
 def record_view(**recorded: Any) -> PublicView:

@@ -116,8 +116,13 @@ def test_a_final_record_before_the_deadline_needs_early_and_is_marked(tmp_path, 
 def test_a_count_before_the_deadline_says_it_is_not_the_final_result(tmp_path, serve_site):
     db = game_12(tmp_path)
     url = vote_url(serve_site, everyone_votes(16), 1)
-    post = ok(run("tally", url, "--db", db, "--deadline", FUTURE, "--format", "text"))
-    assert "截止时间还没到：这是目前的票数，不是本轮的最终结果。" in post
+    count = run("tally", url, "--db", db, "--deadline", FUTURE, "--format", "text")
+    post = ok(count)
+    assert post.startswith("【第 1 轮临时票型（截至 ") and "非最终结果" in post
+    assert "被投出局" not in post and "警告" not in post and "视为自投" not in post
+    assert "截止时间还没到：上面是截至现在的临时票型" in count.stderr
+    early = ok(run("tally", url, "--db", db, "--deadline", FUTURE, "--format", "text", "--early"))
+    assert "截止时间还没到：这是目前的票数，不是本轮的最终结果。" in early
 
 
 # --- a night before the deal --------------------------------------------------------------

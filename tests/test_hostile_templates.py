@@ -52,6 +52,8 @@ PUBLIC = {
     "out.bbcode.j2",
     "out.text.j2",
     "undo.text.j2",
+    "provisional.bbcode.j2",
+    "provisional.text.j2",
 }
 PRIVATE = {"notice.j2", "lottery.private.j2", "night.private.j2", "tally.private.j2"}
 # Pieces the templates above include or import; replaced with them, they are never rendered.
@@ -67,6 +69,7 @@ PIECES = {
     "markup_text.j2",
     "words.j2",
     "penalties.j2",
+    "provisional.j2",
 }
 # Names a curious template would try beyond killmod's own.
 GUESSES = [

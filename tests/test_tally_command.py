@@ -296,8 +296,9 @@ def test_installed_package_carries_its_templates(tmp_path):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["tally"], "缺少参数 SOURCE"),
-        (["tally", "x", "--roster", "r.toml"], "缺少选项 --deadline"),
+        (["tally"], "找不到游戏文件：killmod.db"),
+        (["tally", "examples/day1", "--roster", "examples/roster.toml"], "请用 --deadline"),
+        (["tally", "--roster", "examples/roster.toml"], "请给出第"),
         (["tally", *EXAMPLE, "--format", "xml"], "--format 的值无效，可选：bbcode"),
         (["tally", *EXAMPLE, "--colour"], "没有这个选项：--colour"),
         (["no-such-command"], "没有这个命令"),

@@ -59,12 +59,17 @@ def board_options(command):
 
 
 def vote_thread_options(command):
-    """The vote thread, its deadline, and whose seats count (a roster or the game file)."""
+    """The vote thread, its deadline, and whose seats count (a roster or the game file).
+
+    With the game file, the thread and the deadline may be left out: the round's vote
+    thread and deadline as the file remembers them (``killmod open``, ``killmod thread``).
+    """
     for option in reversed(
         (
-            click.argument("source"),
+            click.argument("source", required=False),
             click.option(
-                "--deadline", required=True, help="截止时间：2014-12-09 22:00、22:00、今晚22点……"
+                "--deadline",
+                help="截止时间：2014-12-09 22:00、22:00、今晚22点……（默认：killmod open 记下的）",
             ),
             click.option(
                 "--roster",

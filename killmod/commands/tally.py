@@ -21,6 +21,7 @@ from killmod.outputs import PRINT_SECRETS, note, post
 
 if TYPE_CHECKING:
     from killmod.model import TallyResult
+    from killmod.provisional import Provisional
     from killmod.store import Game
 
 FORMATS = ("bbcode", "text", "json", "audit")
@@ -41,6 +42,12 @@ FORMATS = ("bbcode", "text", "json", "audit")
     "--phase",
     type=click.Choice(("point", "knife")),
     help="1.0/2.0：指认（point）或动刀（knife）阶段（默认：游戏文件里的下一次投票）",
+)
+@click.option(
+    "--as-of",
+    "as_of",
+    metavar="楼层|时间|now",
+    help="临时票型：截至某楼（25）、某时（21:30）或现在（now）的票型，注明非最终结果，不能记录",
 )
 @click.option(
     "--format",
@@ -77,6 +84,7 @@ def tally(
     replace_record,
     early,
     phase,
+    as_of,
     fmt,
     edits,
     ambiguous_time,
@@ -87,10 +95,38 @@ def tally(
     profile_path,
     fetching,
 ) -> None:
-    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
+    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹；默认游戏文件记下的本轮投票帖），输出公告。
+
+    截止前（不加 --record、--early）输出的是截至现在的临时票型，注明非最终结果。
+    """
+    from killmod.errors import BadInput
     from killmod.store import Game
 
+    if as_of is not None and (record or early):
+        raise BadInput("--as-of 是临时票型（非最终结果），不能记录，也不能和 --early 一起用。")
+    if as_of is not None and fmt == "audit":
+        raise BadInput("临时票型没有逐帖审计：--as-of 请用 --format bbcode、text 或 json。")
     with Game.using(None if roster_path else db_path) as game:
+        if as_of is not None or (not record and not early and fmt in ("bbcode", "text")):
+            _so_far(
+                game,
+                source,
+                as_of=as_of,
+                deadline=deadline,
+                roster=roster_path,
+                round_no=round_no,
+                phase=phase,
+                fmt=fmt,
+                print_secrets=print_secrets,
+                edits=edits,
+                ambiguous_time=ambiguous_time,
+                rulings=rulings,
+                templates=templates,
+                forum=forum,
+                profile=profile_path,
+                fetching=fetching,
+            )
+            return
         _tally(
             game,
             source,
@@ -138,6 +174,49 @@ def _tally(
         post(public)
         if notes:
             note(notes)
+
+
+def _so_far(
+    game: Game | None,
+    source: str | None,
+    *,
+    as_of: str | None,
+    fmt: str,
+    print_secrets: bool,
+    templates: Path | None,
+    **options,
+) -> None:
+    """The provisional count as of ``as_of``; without one, the count as of now, which once
+    the deadline has passed is the final count (printed as ``tally`` prints it)."""
+    from killmod.provisional import NOW, parse_cut
+    from killmod.tallying import count_so_far
+
+    counted = count_so_far(source, game=game, as_of=parse_cut(as_of or NOW), **options)
+    if as_of is None and counted.remaining.total_seconds() <= 0:
+        public, notes = _outputs(counted.result, game, fmt, templates, print_secrets=print_secrets)
+        post(public)
+        if notes:
+            note(notes)
+        return
+    post(render_provisional(counted, fmt, templates))
+    judge_notes(counted.result, templates, print_secrets=print_secrets and fmt != "json")
+    if as_of is None:
+        note(
+            "截止时间还没到：上面是截至现在的临时票型（非最终结果），没有记录。"
+            "截止后再计票；要现在就按最终结果的格式出公告，加 --early。"
+        )
+
+
+def render_provisional(counted: Provisional, fmt: str, templates: Path | None) -> str:
+    """The provisional count's post (``bbcode``/``text``) or its JSON document."""
+    from killmod.announce import render_public
+    from killmod.rules import rule_set
+    from killmod.views import provisional_json, provisional_view
+
+    if fmt == "json":
+        return json.dumps(provisional_json(counted), ensure_ascii=False, indent=1) + "\n"
+    view = provisional_view(counted, rule_set(counted.result.rules))
+    return render_public(f"provisional.{fmt}.j2", templates, view)
 
 
 def _outputs(
