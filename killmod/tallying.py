@@ -246,14 +246,14 @@ def _read_vote(
             raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
         round_no = round_no or next_day(game)
         if record:
-            _check_recordable(game, round_no, replacing=replace_record)
+            check_recordable(game, round_no, replacing=replace_record)
         roster = _state_before_day(game, round_no, replacing=record and replace_record)
     elif not isinstance(roster, Roster):
         roster = load_roster(Path(roster))
     if record and game is None:
         raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
     source = thread_or_remembered(game, source, thread=VOTE, round_no=round_no)
-    deadline = _deadline_or_opened(game, deadline, round_no)
+    deadline = deadline_or_opened(game, deadline, round_no)
     if game is None:
         plan = roster_plan(roster, phase)
     else:
@@ -272,7 +272,7 @@ def _read_vote(
     return thread, roster, plan, head, deadline, round_no
 
 
-def _deadline_or_opened(
+def deadline_or_opened(
     game: Game | None, deadline: str | datetime | None, round_no: int | None
 ) -> str | datetime:
     """The deadline given, else the one ``killmod open`` recorded for the round's vote."""
@@ -306,7 +306,7 @@ def _with_rulings(
     return replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
 
 
-def _check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
+def check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
     """Before the thread is read: the file can be written, the round can be recorded."""
     problem = unwritable(game.path)
     if problem:

@@ -394,31 +394,6 @@ def audit_view(found: Audit) -> PublicView:
     return PublicView({"audit": replace(found, game_thread=check)})
 
 
-def watch_view(
-    update: Update, left: int, until_final: int, every: int, policy: TallyPolicy | None
-) -> PublicView:
-    """One update of ``killmod watch``: the running count, or a failed read; ``policy``
-    is the rule set's tally policy (whether a non-voter will count as a self vote)."""
-    result = update.result
-    public = replace(
-        update,
-        result=public_tally(result) if result else None,
-        new=tuple(public_verdict(v) for v in update.new),
-        message=redact(update.message),
-    )
-    return PublicView(
-        {
-            "update": public,
-            "result": public.result,
-            "names": names(result.roster) if result else {},
-            "left": left,
-            "until_final": until_final,
-            "every": every,
-            "policy": policy,
-        }
-    )
-
-
 @dataclass(frozen=True)
 class PublicKnives:
     """A 动刀 so far: the defender, how many knives put him out, who knifed and who passed
@@ -533,6 +508,34 @@ def provisional_json(counted: Provisional) -> dict[str, Any]:
             for r in count.invalid
         ],
     }
+
+
+def watch_view(
+    update: Update, left: int, until_final: int, every: int, policy: TallyPolicy | None
+) -> PublicView:
+    """One update of ``killmod watch``: the provisional count now (``count``: no self
+    votes), the new ballots, or a failed read; ``policy`` is the rule set's tally policy
+    (whether a non-voter will count as a self vote at the deadline)."""
+    result = update.result
+    public = replace(
+        update,
+        result=public_tally(result) if result else None,
+        new=tuple(public_verdict(v) for v in update.new),
+        message=redact(update.message),
+        provisional=None,
+    )
+    counted = update.provisional
+    return PublicView(
+        {
+            "update": public,
+            "count": public_provisional(counted) if counted else None,
+            "names": names(result.roster) if result else {},
+            "left": left,
+            "until_final": until_final,
+            "every": every,
+            "policy": policy,
+        }
+    )
 
 
 def record_view(**recorded: Any) -> PublicView:

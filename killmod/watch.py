@@ -2,9 +2,11 @@
 
 Every ``every`` seconds the thread is read again — the pages before the last one known
 from the cache, the rest from the board (``--refresh``: everything on the first read) —
-and tallied; an update is given whenever a new
-ballot arrived.  At the deadline plus ``grace`` the thread is tallied as ``killmod tally``
-does (every page afresh, times in the deadline's minute settled) for the final update.
+and counted as of now: the provisional count (``killmod.provisional``: no self votes, no
+warnings, no outcome); an update is given whenever a new ballot arrived.  At the deadline
+plus ``grace`` the thread is tallied as ``killmod tally`` does (every page afresh, times in
+the deadline's minute settled) for the final update — with ``record``, recorded as
+``tally --record`` records it: the same guards, in the same one step.
 The clock is injected (``now``, ``sleep``), so the loop runs in tests without waiting.
 """
 
@@ -23,12 +25,15 @@ from killmod.errors import BadInput, TallyFailed
 from killmod.fetch import Fetcher, FetchOptions
 from killmod.guards import next_day
 from killmod.model import Roster, TallyResult, Verdict
+from killmod.provisional import NOW, Provisional, provisional_count
 from killmod.roster import load_roster
-from killmod.tallying import resolve_deadline, tally, tally_thread
+from killmod.tallying import check_recordable, deadline_or_opened, resolve_deadline, tally
 from killmod.thread import read_thread
+from killmod.threads import VOTE, thread_or_remembered
 from scrapers.profile import Profile, load_profile
 
 if TYPE_CHECKING:
+    from killmod.store import Delivery
     from killmod.store import Game as OpenGame
 
 BALLOTS = ("counted", "superseded")
@@ -38,9 +43,11 @@ BALLOTS = ("counted", "superseded")
 class Update:
     """One thing to tell the judge while watching.
 
-    ``running``: the count now, with the ballots new since the last update (none on the
+    ``running``: the provisional count now (``provisional``, whose ``result`` is the
+    count at this moment), with the ballots new since the last update (none on the
     first); ``failed``: a poll failed (``message``), the watch goes on; ``final``: the
-    final count.  ``remaining`` is the time left to the deadline (negative after it).
+    final count (recorded when the watch records).  ``remaining`` is the time left to the
+    deadline (negative after it).
     """
 
     kind: Literal["running", "failed", "final"]
@@ -49,6 +56,7 @@ class Update:
     result: TallyResult | None = None
     new: tuple[Verdict, ...] = ()
     message: str = ""
+    provisional: Provisional | None = None
 
     @property
     def remaining(self) -> timedelta | None:
@@ -56,9 +64,9 @@ class Update:
 
 
 def watch(
-    source: str,
+    source: str | None,
     *,
-    deadline: str | datetime,
+    deadline: str | datetime | None,
     roster: Roster | str | Path | None = None,
     game: str | Path | None = None,
     round_no: int | None = None,
@@ -70,12 +78,17 @@ def watch(
     grace: float = 60.0,
     now: Callable[[], datetime],
     sleep: Callable[[float], None],
+    record: bool = False,
+    deliver: Callable[[TallyResult], Delivery] | None = None,
 ) -> Iterator[Update]:
     """Updates while the vote thread at ``source`` runs, ending with the ``final`` one.
 
-    Seats come from ``roster`` or, without one, from the ``game`` file.  The first read
+    Seats come from ``roster`` or, without one, from the ``game`` file, whose round's vote
+    thread and deadline are taken when ``source`` or ``deadline`` is None.  The first read
     must succeed (a wrong address or a login page ends the watch); a later failed poll
-    is reported and the watch goes on.
+    is reported and the watch goes on.  ``record`` records the final count in the game
+    file as ``killmod tally --record`` does (checked before the watch starts, and again
+    in the step); ``deliver`` renders what the judge gets, written before the commit.
     """
     from_game = roster is None
     from killmod.store import Game
@@ -95,13 +108,15 @@ def watch(
             grace=grace,
             now=now,
             sleep=sleep,
+            record=record,
+            deliver=deliver,
         )
 
 
 def _watch(
-    source: str,
+    source: str | None,
     *,
-    deadline: str | datetime,
+    deadline: str | datetime | None,
     roster: Roster | str | Path | None,
     game: OpenGame | None,
     round_no: int | None,
@@ -113,9 +128,17 @@ def _watch(
     grace: float,
     now: Callable[[], datetime],
     sleep: Callable[[float], None],
+    record: bool,
+    deliver: Callable[[TallyResult], Delivery] | None,
 ) -> Iterator[Update]:
     from_game = roster is None
+    if record and not from_game:
+        raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
     roster, round_no, plan = _day(roster, game, round_no)
+    if record:
+        check_recordable(game, round_no, replacing=False)
+    source = thread_or_remembered(game, source, thread=VOTE, round_no=round_no)
+    deadline = deadline_or_opened(game, deadline, round_no)
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
     tz = ZoneInfo(roster.timezone)
@@ -139,13 +162,23 @@ def _watch(
                 end = deadline + timedelta(seconds=grace)
                 if now() >= end:
                     break
-                result = tally_thread(
-                    thread, roster, deadline=deadline, round_no=round_no, options=options, plan=plan
+                moment = now().astimezone(tz)
+                counted = provisional_count(
+                    thread,
+                    roster,
+                    deadline=deadline,
+                    as_of=NOW,
+                    now=moment,
+                    round_no=round_no,
+                    options=options,
+                    plan=plan,
                 )
-                ballots = _ballots(result)
+                ballots = _ballots(counted.result)
                 if ballots != seen:
-                    new = () if seen is None else _new(result, seen)
-                    yield Update("running", now().astimezone(tz), deadline, result, new)
+                    new = () if seen is None else _new(counted.result, seen)
+                    yield Update(
+                        "running", moment, deadline, counted.result, new, provisional=counted
+                    )
                     seen = ballots
             wait = (end - now()).total_seconds()
             if wait > 0:
@@ -164,6 +197,8 @@ def _watch(
         profile=profile,
         fetching=fetching,
         now=now(),
+        record=record,
+        deliver=deliver,
     )
     yield Update("final", now().astimezone(tz), final.deadline, final)
 

@@ -155,7 +155,10 @@ def test_the_command_prints_running_counts_then_the_announcement(serve_site, ros
     assert "[21:57:00] 距截止还有 3 分 0 秒" in running
     assert "新票：26楼 小透明（16号）5号 预言家本家" in running
     assert "[22:00:00] 已截止，1 分 0 秒后公布最终结果" in running
-    assert "当前票数：5号 预言家本家" in running
+    assert "临时票型（非最终结果）：5号 预言家本家 5 票" in running
+    # the provisional count: a player who has not voted is no self vote yet
+    assert "还没有投票（截止时仍未投票的视为自投）：9号 小明、14号 老王" in running
+    assert "小明 1 票" not in running and "老王 1 票" not in running
     # stdout is the final announcement alone: tally's BBCode
     args = [url(base), "--deadline", "22:00", "--roster", str(roster), "--delay", "0"]
     final = CliRunner().invoke(main, ["tally", *args, "--cache", str(roster.parent / "cache")])
@@ -197,7 +200,7 @@ def test_the_running_count_names_non_voters_by_the_rule_sets_policy(
     """Only 1.2 counts a non-voter as voting for himself (补充说明 4); under X he is not counted."""
     board = Board(at("21:59:00"))
     base = serve_site(board.site)
-    assert "未投票（截止时视为自投）" in cli(board, base, roster, monkeypatch).stderr
+    assert "还没有投票（截止时仍未投票的视为自投）" in cli(board, base, roster, monkeypatch).stderr
     x_roster = roster.parent / "x.toml"
     x_roster.write_text(
         DEMO_ROSTER_TOML.replace('rules = "1.2"', 'rules = "x"')
@@ -209,4 +212,4 @@ def test_the_running_count_names_non_voters_by_the_rule_sets_policy(
     board = Board(at("21:59:00"))
     base = serve_site(board.site)
     notes = cli(board, base, x_roster, monkeypatch).stderr  # the running count is a note
-    assert "未投票（截止时不计票）" in notes and "视为自投" not in notes
+    assert "还没有投票（截止时仍未投票的不计票）" in notes and "视为自投" not in notes

@@ -20,6 +20,7 @@ from killmod.commands.options import (
 from killmod.outputs import PRINT_SECRETS, note, post
 
 if TYPE_CHECKING:
+    from killmod.delivery import Handout
     from killmod.model import TallyResult
     from killmod.provisional import Provisional
     from killmod.store import Game
@@ -160,12 +161,10 @@ def _tally(
 ) -> None:
     """Count (and record) the vote; a recorded vote's post is printed before the record
     is committed, the notes for the judge once it is."""
-    from killmod.delivery import Handout
     from killmod.tallying import tally as run_tally
 
     def hand_out(result: TallyResult) -> Handout:
-        public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
-        return Handout(public=public, notes=[notes] if notes else [])
+        return tally_handout(result, game, fmt, templates, print_secrets=print_secrets)
 
     recording = options["record"]
     result = run_tally(source, game=game, deliver=hand_out if recording else None, **options)
@@ -174,6 +173,22 @@ def _tally(
         post(public)
         if notes:
             note(notes)
+
+
+def tally_handout(
+    result: TallyResult,
+    game: Game | None,
+    fmt: str,
+    templates: Path | None,
+    *,
+    print_secrets: bool = False,
+) -> Handout:
+    """What a recorded tally hands the judge: the announcement (the game-over post when the
+    game ended), and the notes for the judge once the step is committed."""
+    from killmod.delivery import Handout
+
+    public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+    return Handout(public=public, notes=[notes] if notes else [])
 
 
 def _so_far(

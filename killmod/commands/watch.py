@@ -40,6 +40,11 @@ def now() -> datetime:
     show_default=True,
     help="截止后再等多少秒才公布最终结果",
 )
+@click.option(
+    "--record",
+    is_flag=True,
+    help="截止（加宽限）后把结果记录进游戏文件，和 tally --record 一样（要 --db）",
+)
 @edits_option
 @ambiguous_time_option
 @templates_option
@@ -54,6 +59,7 @@ def watch(
     round_no,
     every,
     grace,
+    record,
     edits,
     ambiguous_time,
     templates,
@@ -61,9 +67,34 @@ def watch(
     profile_path,
     fetching,
 ) -> None:
-    """盯帖：每隔一段时间读取投票帖 SOURCE，有新票就显示当前票数（在 stderr），截止后输出公告。"""
+    """盯帖：每隔一段时间读取投票帖 SOURCE（默认游戏文件记下的本轮投票帖），有新票就在 stderr
+    显示临时票型；截止（加宽限）后输出公告，加 --record 时像 tally --record 一样记录。"""
+    from killmod.store import Game
+
+    with Game.using(None if roster_path else db_path) as game:
+        _watch(
+            game,
+            source,
+            deadline=deadline,
+            roster=roster_path,
+            round_no=round_no,
+            every=every,
+            grace=grace,
+            record=record,
+            edits=edits,
+            ambiguous_time=ambiguous_time,
+            templates=templates,
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+        )
+
+
+def _watch(game, source, *, roster, every, grace, record, edits, ambiguous_time, templates, **more):
+    """Show each update on stderr; the final announcement on stdout (a recorded one is
+    printed by its step, before the step is committed)."""
     from killmod.announce import render_public, render_tally
-    from killmod.commands.tally import judge_notes
+    from killmod.commands.tally import judge_notes, tally_handout
     from killmod.count import TallyOptions
     from killmod.outputs import note, post
     from killmod.rules import rule_set
@@ -72,30 +103,29 @@ def watch(
 
     updates = run_watch(
         source,
-        deadline=deadline,
-        roster=roster_path,
-        game=None if roster_path else db_path,
-        round_no=round_no,
+        roster=roster,
+        game=game,
         options=TallyOptions(edits=edits, ambiguous_time=ambiguous_time),
-        forum=forum,
-        profile=profile_path,
-        fetching=fetching,
         every=every,
         grace=grace,
         now=now,
         sleep=sleep,
+        record=record,
+        deliver=lambda result: tally_handout(result, game, "bbcode", templates),
+        **more,
     )
     try:
         for update in updates:
             if update.kind == "final":
-                rules = rule_set(update.result.rules)
-                post(render_tally(update.result, "bbcode", rules, templates))
-                judge_notes(update.result, templates, print_secrets=False)
+                if not record:
+                    rules = rule_set(update.result.rules)
+                    post(render_tally(update.result, "bbcode", rules, templates))
+                    judge_notes(update.result, templates, print_secrets=False)
                 continue
             left = int(update.remaining.total_seconds()) if update.remaining else 0
             policy = rule_set(update.result.rules).TALLY_POLICY if update.result else None
             view = watch_view(update, left, max(0, int(left + grace)), int(every), policy)
             note(render_public("watch.text.j2", templates, view))
     except KeyboardInterrupt:
-        click.echo("已停止", err=True)
+        click.echo("已停止" + ("，没有记录。" if record else ""), err=True)
         sys.exit(130)
