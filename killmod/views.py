@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from killmod.lurkers import LurkerReport
     from killmod.night import Night
     from killmod.nights import SetNight
+    from killmod.opening import Opening
     from killmod.outs import JudgeDecision
     from killmod.provisional import Provisional
     from killmod.rules.policy import TallyPolicy
@@ -471,6 +472,12 @@ def provisional_view(counted: Provisional, rules: ModuleType) -> PublicView:
     )
 
 
+def remind_view(counted: Provisional, rules: ModuleType, *, mention: bool) -> PublicView:
+    """The reminder post: the provisional count now, and whether to @mention the players."""
+    view = provisional_view(counted, rules)
+    return PublicView({**view.values, "mention": mention})
+
+
 def provisional_json(counted: Provisional) -> dict[str, Any]:
     """The ``killmod.provisional/1`` document: the count so far, as the post shows it."""
     from killmod.times import format_iso
@@ -534,6 +541,59 @@ def watch_view(
             "until_final": until_final,
             "every": every,
             "policy": policy,
+        }
+    )
+
+
+@dataclass(frozen=True)
+class PublicOpening:
+    """A vote opened, as the vote thread's first post shows it: the round, the vote's stage
+    (its kind and phase, whom it may name, the defender of a 动刀), the deadline and its
+    time zone, the living players."""
+
+    round: int
+    kind: str
+    phase: str
+    candidates: tuple[int, ...]
+    defender: int | None
+    deadline: datetime
+    timezone: str
+    utc_offset: str
+    living: tuple[PublicPlayer, ...]
+    knife_base: int
+    knife_threshold: int
+
+
+def open_view(opening: Opening, rules: ModuleType) -> PublicView:
+    """The vote thread's opening post: the opening, names by seat, the rule set's voting
+    rules in its own words for this phase (``VOTE_RULES``), its tally policy, whether it
+    silences voters."""
+    stage = opening.stage
+    living = tuple(p for p in public_players(opening.roster) if p.alive)
+    offset = opening.deadline.strftime("%z")
+    base = len(living) - 1
+    public = PublicOpening(
+        round=opening.round,
+        kind=stage.kind,
+        phase=stage.phase,
+        candidates=tuple(stage.candidates),
+        defender=stage.defender,
+        deadline=opening.deadline,
+        timezone=opening.roster.timezone,
+        utc_offset=f"UTC{offset[:3]}:{offset[3:]}",
+        living=living,
+        knife_base=base,
+        knife_threshold=base // 2 + 1,
+    )
+    table = rules.VOTE_RULES
+    return PublicView(
+        {
+            "opening": public,
+            "names": names(opening.roster),
+            "rules_name": rules.NAME,
+            "vote_rules": table.get(stage.phase) or table.get("vote") or (),
+            "policy": rules.TALLY_POLICY,
+            "silences": getattr(rules, "SILENCES_VOTERS", False),
         }
     )
 

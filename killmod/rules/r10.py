@@ -44,6 +44,22 @@ TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
 # No rule of 1.0 lets the judge put a player out or end the game (``killmod out``).
 JUDGE_OUTS: dict[str, JudgeOut] = {}
 
+# The rule text's own words on the day vote, for the vote thread's opening post (killmod
+# open), by the vote's phase: 4.7)–4.11) (docs/rules/1.0.md, “The opening post”).
+VOTE_RULES = {
+    "point": (
+        "任意指认一名心目中的杀手。可以阐述指认理由，也可以不阐述理由直接指认。",
+        "在一轮所有玩家都指认完毕后，让被投票票数最多1名玩家出来辩论发言。",
+        "如果有出现平票情况，则以平票者为对象再进行一轮选票。这轮选票中必须选出一名玩家。"
+        "否则裁判有权宣布废票，将重新进行新一轮投票。",
+    ),
+    "knife": (
+        "动刀原则，你觉得他是杀手就举手动刀。反之就不动。",
+        "各玩家举手示意。超过半数以上，则该玩家将直接出局并可留下遗言，然后退出本局游戏。",
+        "如果没有超过半数，那将从该名玩家开始按逆时针方向重新开始一轮投票。直至一名玩家出局为止。",
+    ),
+}
+
 # 4.4–4.6: the killers only open their eyes to know each other; no step kills anyone,
 # and round two starts “直接从出局者的右手边第一名玩家开始” (Decision: no night kill).
 NIGHT_KILL = False

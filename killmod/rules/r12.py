@@ -33,6 +33,26 @@ TALLY_POLICY = TallyPolicy(
     violations=frozenset({"dead", "no_vote"}),
 )
 
+# The rule text's own words on the day vote, for the vote thread's opening post (killmod
+# open), by the vote's phase: 四、关于投票, 补充说明 一.4 (1)–(5), 二.5 (docs/rules/1.2.md,
+# “The opening post”: 「SOHU论坛」 is read as the board the game is played on).
+VOTE_RULES = {
+    "vote": (
+        "投票方式：采用明投，得票最高者由法官宣布死亡。规定时间内，在专门的投票帖投票；"
+        "允许改票，但必须重新发帖。",
+        "允许改票，但需另外发帖，不得在原帖中进行修改。",
+        "玩家可以投弃权票，弃权票也视为一次投票或改票。",
+        "所有存活玩家投票。可弃权，但不投票者视为自投，并被警告一次，二次换替补，无替补出局。",
+        "所有时间以论坛中记录的发贴时间为准，例：22:00投票截止则精确到22:00.00秒有效，超时无效。",
+        "投票不允许代投，如出现特殊情况（如论坛故障），法官会酌情延长投票截止时间。",
+        "平票处理：同一轮投票过程中出现2人以上平票的，通过抽签确定。抽签过程必须在投票帖中进行。",
+        "投票贴中只允许法官、法官助理、参与游戏管理的执行版主及本届游戏中仍然具有投票权利的"
+        "玩家发言。玩家发言只能为正式投票。",
+        "无该轮投票权的正式玩家在投票贴内发言按犯规处理。具有投票权的正式玩家在投票贴内作出"
+        "非正式投票内容的发言按犯规处理。",
+    ),
+}
+
 # 五、身份公布: “杀手方人员公布为杀手；好人方人员公布为好人”: the camp of the out is announced.
 REVEAL_CAMP = True
 # 五: “游戏在法官宣布死亡开始后的24小时可以诈尸” (docs/rules/1.2.md, 诈尸: with the 即 clause).

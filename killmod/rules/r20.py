@@ -64,6 +64,20 @@ JUDGE_OUTS = {
     "surrender": JudgeOut("投降", surrender=True),
 }
 
+# The rule text's own words on the day vote, for the vote thread's opening post (killmod
+# open), by the vote's phase: 3.k)–3.m) (docs/rules/2.0.md, “The opening post”).
+VOTE_RULES = {
+    "point": (
+        "按牌上数字为开始发言者顺时针方向指认。",
+        "被指票数最多者出来辩解。",
+    ),
+    "knife": (
+        "辩解完毕后从辩解者逆时针开始动刀，当超过除去辩解者在内的半数游戏者动刀时，辩解者则被判为"
+        "死亡，反之当以辩解者开始一圈未满半数人动刀时，辩解者则被判为存活。（动刀：指杀辩解者，"
+        "过：指不杀辩解者）如果辩解者存活，就从辩解者开始顺时针从新指认。",
+    ),
+}
+
 __all__ = [
     "CIVILIAN",
     "GOOD_CAMP",
@@ -78,6 +92,7 @@ __all__ = [
     "REVEAL_ON_OUT",
     "ROLES",
     "TALLY_POLICY",
+    "VOTE_RULES",
     "DayResult",
     "KnifeCount",
     "NightResult",

@@ -44,6 +44,16 @@ JUDGE_OUTS: dict[str, JudgeOut] = {}
 # says the judge announces it, so the count says “未计票” and never whose or why.
 SILENCES_VOTERS = True
 
+# The rule text's own words on the day vote, for the vote thread's opening post (killmod
+# open): 游戏流程 13、14 and 【沉默】 (docs/rules/v4.md, “The opening post”).
+VOTE_RULES = {
+    "vote": (
+        "进入第N天白天，讨论与投票开始；",
+        "计票确定出局者；",
+        "【沉默】游戏日夜晚，森林老人可以选择一名存活角色，使之在次日白天进入癫狂状态，入夜自动解除。",
+    ),
+}
+
 # 胜负判定〖平民阵营〗: the top 2 bits of the version code's prefix pick one.
 LOSE_CONDITIONS = {
     "00": "平民全部出局",

@@ -52,6 +52,21 @@ TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False, ballots="fir
 # 注意事项 6) “游戏中严禁亮牌”; 3.16 the dead leave after 遗言 without showing a card.
 REVEAL_ON_OUT = False
 
+# The rule text's own words on the day vote, for the vote thread's opening post (killmod
+# open): 3.18、3.19、4.5、注意事项 11 and the judge's phrase 13 (docs/rules/x.md, “The
+# opening post”).
+VOTE_RULES = {
+    "vote": (
+        "每个人只有一次投票机会，也可弃权不投。",
+        "投票时应事先做好决定，不得跟票或补票。跟票或补票将被记为无效票。",
+        "投票完毕后，得票最多者视为被公决出局。",
+        "在投票过程中，如出现得最多票数者达到一人以上，则由平票者进行再一轮的发言，发言过后"
+        "再次对平票人进行投票，得票多的人出局；若再次出现平票，则由平票人以外的其他人逐一发言，"
+        "之后投票，得票多的人出局；若仍然平票，则本局将被系统硬性判定为平局。",
+        "现在开始投票，请不要跟票。",
+    ),
+}
+
 # The judge's own decisions (``killmod out``): 裁判标准用语 22 “某某认匪，不用投票出局”;
 # 注意事项 16) and 用语 21 “N号误睁眼出局”; 17) “任何时候裁判都有权令违反规则的玩家出局”;
 # 5) and 术语 25 投降 “一旦投降，则其一方自动为输”.

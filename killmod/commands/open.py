@@ -1,0 +1,56 @@
+"""``killmod open``: the vote thread's first post, and the vote's deadline recorded."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.options import ROUND, db_option, post_format_option, templates_option
+
+
+def now() -> datetime:
+    """The real clock (tests replace it)."""
+    return datetime.now(UTC)
+
+
+@click.command()
+@click.option("--round", "round_no", type=ROUND, help="第几轮（默认：下一次投票的轮次）")
+@click.option(
+    "--deadline", required=True, help="截止时间：2019-05-12 22:00、22:00、今晚22点……（要在以后）"
+)
+@click.option("--thread", "thread_url", help="投票帖的网址（已经开好帖时）：记进游戏文件")
+@post_format_option
+@db_option
+@templates_option
+@user_errors
+def open_vote(
+    round_no: int | None,
+    deadline: str,
+    thread_url: str | None,
+    fmt: str,
+    db_path: Path,
+    templates: Path | None,
+) -> None:
+    """开投票帖：输出投票帖的一楼（存活玩家、精确到秒的截止时间、本规则的投票规则原文），
+    并把截止时间（和投票帖网址）记进游戏文件；tally、watch、status 会用它们。"""
+    from killmod.announce import render_public
+    from killmod.delivery import Handout
+    from killmod.opening import Opening, open_vote
+    from killmod.rules import rule_set
+    from killmod.store import Game
+    from killmod.times import format_iso
+    from killmod.views import open_view
+
+    def hand_out(opening: Opening) -> Handout:
+        view = open_view(opening, rule_set(opening.roster.rules))
+        public = render_public(f"open.{fmt}.j2", templates, view)
+        recorded = f"已记录：第 {opening.round} 轮投票截止 {format_iso(opening.deadline)}"
+        if opening.thread:
+            recorded += "，投票帖已记下"
+        return Handout(public=public, notes=[recorded + "。"])
+
+    with Game.open(db_path) as game:
+        open_vote(game, deadline, round_no=round_no, thread=thread_url, now=now(), deliver=hand_out)

@@ -1,0 +1,80 @@
+"""``killmod remind``: the reminder post for the vote thread (time left, who has not voted)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.fetching import fetch_options
+from killmod.commands.options import (
+    board_options,
+    edits_option,
+    post_format_option,
+    templates_option,
+    vote_thread_options,
+)
+
+
+def now() -> datetime:
+    """The real clock (tests replace it)."""
+    return datetime.now(UTC)
+
+
+@click.command()
+@vote_thread_options
+@click.option("--mention", is_flag=True, help="在名字后加 Discuz 的 @用户名，提醒到本人")
+@post_format_option
+@edits_option
+@templates_option
+@board_options
+@fetch_options(offline=True)
+@user_errors
+def remind(
+    source,
+    deadline,
+    roster_path,
+    db_path,
+    round_no,
+    mention,
+    fmt,
+    edits,
+    templates,
+    forum,
+    profile_path,
+    fetching,
+) -> None:
+    """投票提醒：读取投票帖 SOURCE（默认游戏文件记下的本轮投票帖），输出提醒帖——
+    距截止还有多久、谁还没有投票、谁只有无效票（及原因）。"""
+    from killmod.announce import render_public
+    from killmod.errors import BadInput
+    from killmod.outputs import post
+    from killmod.provisional import NOW
+    from killmod.rules import rule_set
+    from killmod.store import Game
+    from killmod.tallying import count_so_far
+    from killmod.times import format_iso
+    from killmod.views import remind_view
+
+    with Game.using(None if roster_path else db_path) as game:
+        counted = count_so_far(
+            source,
+            as_of=NOW,
+            deadline=deadline,
+            roster=roster_path,
+            game=game,
+            round_no=round_no,
+            edits=edits,
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+            now=now(),
+        )
+    if counted.remaining.total_seconds() <= 0:
+        raise BadInput(
+            f"截止时间 {format_iso(counted.deadline)} 已经过去：不用再提醒，"
+            "请计票（killmod tally … --record）。"
+        )
+    view = remind_view(counted, rule_set(counted.result.rules), mention=mention)
+    post(render_public(f"remind.{fmt}.j2", templates, view))

@@ -1,0 +1,42 @@
+"""``killmod thread``: remember the game thread or a round's vote thread in the game file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from killmod.cli import user_errors
+from killmod.commands.options import ROUND, db_option
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(("game", "vote")), required=False)
+@click.argument("url", required=False)
+@click.option("--round", "round_no", type=ROUND, help="投票帖是第几轮的（默认：下一次投票的轮次）")
+@db_option
+@user_errors
+def thread(kind: str | None, url: str | None, round_no: int | None, db_path: Path) -> None:
+    """记下游戏帖（game）或某轮的投票帖（vote）的网址；不带参数时列出已记下的。
+
+    记下后 tally、watch、lurkers、audit 不写网址也会用它；可以用 killmod undo 撤销。
+    """
+    from killmod.errors import BadInput
+    from killmod.outputs import note, post
+    from killmod.store import Game
+    from killmod.threads import kept_address, remembered, set_thread
+
+    with Game.open(db_path) as game:
+        if kind is None:
+            known = remembered(game)
+            lines = [f"游戏帖：{known.game or '（没有记下）'}"]
+            lines += [f"第 {n} 轮投票帖：{address}" for n, address in sorted(known.votes.items())]
+            post("\n".join(lines) + "\n")
+            return
+        if url is None:
+            raise BadInput("请给出网址：killmod thread game 网址，或 killmod thread vote 网址")
+        if kind == "game" and round_no is not None:
+            raise BadInput("游戏帖不分轮次：不用 --round。")
+        number = set_thread(game, url, thread=kind, round_no=round_no)
+    where = "游戏帖" if kind == "game" else f"第 {number} 轮的投票帖"
+    note(f"已记下{where}：{kept_address(url)}")
