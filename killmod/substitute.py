@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
 from killmod.guards import refuse_if_over
-from killmod.store import Game
+from killmod.model import Roster
+from killmod.store import Delivery, Game
 from killmod.times import format_iso
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """A substitution recorded: the seat, who left it, who holds it from ``at`` on, and the
+    game's seats after it (the substitute in the seat, its role unchanged)."""
+
+    seat: int
+    old: str
+    new: str
+    at: datetime
+    roster: Roster
 
 
 def substitute(
@@ -20,8 +35,10 @@ def substitute(
     uid: int | None = None,
     at_text: str | None = None,
     now: datetime | None = None,
-) -> str:
-    """Record that ``name`` holds ``seat`` from ``at`` on; returns the old holder's name."""
+    deliver: Callable[[Substitution], Delivery] | None = None,
+) -> Substitution:
+    """Record that ``name`` holds ``seat`` from ``at`` on; ``deliver`` renders the public
+    post and the substitute's notice, written before the step is committed."""
     with game.transaction(kind="sub") as step:
         refuse_if_over(game)
         roster = game.roster()
@@ -49,4 +66,7 @@ def substitute(
                 "by": "judge",
             },
         )
-    return player.name
+        done = Substitution(seat, player.name, name, at, game.roster())
+        if deliver is not None:
+            step.deliver(deliver(done))
+    return done

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from killmod.rules.policy import TallyPolicy
     from killmod.rules.variants import Notice
     from killmod.status import Status
+    from killmod.substitute import Substitution
     from killmod.undo import Undone
     from killmod.watch import Update
 
@@ -380,9 +381,12 @@ def decision_view(done: JudgeDecision, roster: Roster) -> PublicView:
     return PublicView({"decision": decision, "names": names(roster)})
 
 
-def lurkers_view(report: LurkerReport) -> PublicView:
-    """The lurking check: posts per living player, lurkers, the warnings recorded."""
-    return PublicView({"report": replace(report, source=redact_url(report.source))})
+def lurkers_view(report: LurkerReport, contact: str | None = None) -> PublicView:
+    """The lurking check: posts per living player, lurkers, the warnings recorded;
+    ``contact`` is the rule text's sentence on contacting a lurker first (1.2 二.2.2)."""
+    return PublicView(
+        {"report": replace(report, source=redact_url(report.source)), "contact": contact}
+    )
 
 
 def audit_view(found: Audit) -> PublicView:
@@ -598,6 +602,21 @@ def open_view(opening: Opening, rules: ModuleType) -> PublicView:
     )
 
 
+@dataclass(frozen=True)
+class PublicSubstitution:
+    """A substitution as everyone may see it: the seat, the two holders, from when."""
+
+    seat: int
+    old: str
+    new: str
+    at: datetime
+
+
+def substitution_view(done: Substitution) -> PublicView:
+    """The 换替补 post: the seat and its holders, never its role."""
+    return PublicView({"sub": PublicSubstitution(done.seat, done.old, done.new, done.at)})
+
+
 def record_view(**recorded: Any) -> PublicView:
     """What a step recorded, for the judge's screen (a leave, a penalty): no secret in it."""
     return PublicView(dict(recorded))
@@ -612,6 +631,20 @@ def notice_view(
     """A player's notice (站内短信) at the deal: seat, role, team partners."""
     return PrivateView(
         {"player": player, "rules": roster.rules, "partners": partners, "is_killer": killer}
+    )
+
+
+def prod_view(report: LurkerReport, seat: int, rules: ModuleType) -> PrivateView:
+    """The message to one lurker (站内短信): his posts in the round, the minimum, the
+    rule text's words on what his answer decides (1.2 二.2.2)."""
+    count = next(count for count in report.counts if count.seat == seat)
+    return PrivateView(
+        {
+            "count": count,
+            "report": replace(report, source=redact_url(report.source)),
+            "rules": rules.NAME,
+            "contact": getattr(rules, "LURKER_CONTACT", None),
+        }
     )
 
 

@@ -54,8 +54,23 @@ PUBLIC = {
     "undo.text.j2",
     "provisional.bbcode.j2",
     "provisional.text.j2",
+    "open.bbcode.j2",
+    "open.text.j2",
+    "remind.bbcode.j2",
+    "remind.text.j2",
+    "sub.bbcode.j2",
+    "sub.text.j2",
+    "history.bbcode.j2",
+    "history.text.j2",
 }
-PRIVATE = {"notice.j2", "lottery.private.j2", "night.private.j2", "tally.private.j2"}
+PRIVATE = {
+    "notice.j2",
+    "lottery.private.j2",
+    "night.private.j2",
+    "tally.private.j2",
+    "prod.j2",
+    "status.private.j2",
+}
 # Pieces the templates above include or import; replaced with them, they are never rendered.
 PIECES = {
     "announcement.j2",
@@ -70,6 +85,10 @@ PIECES = {
     "words.j2",
     "penalties.j2",
     "provisional.j2",
+    "open.j2",
+    "remind.j2",
+    "sub.j2",
+    "history.j2",
 }
 # Names a curious template would try beyond killmod's own.
 GUESSES = [

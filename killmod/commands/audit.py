@@ -13,7 +13,8 @@ from killmod.commands.options import ROUND, board_options, db_option, templates_
 
 @click.command()
 @click.option(
-    "--game-thread", help="游戏帖（网址、保存的网页或文件夹）：检查诈尸时间后出局玩家的发言"
+    "--game-thread",
+    help="游戏帖（网址、保存的网页或文件夹；默认游戏文件记下的）：检查诈尸时间后出局玩家的发言",
 )
 @click.option("--round", "round_no", type=ROUND, help="只看这一轮（默认：全部）")
 @click.option(
@@ -52,13 +53,14 @@ def audit(
     from killmod.audit import parse_announced
     from killmod.outputs import post
     from killmod.store import Game
+    from killmod.threads import remembered
     from killmod.views import audit_view
 
     with Game.open(db_path) as game:
         found = run_audit(
             game,
             round_no=round_no,
-            game_thread=game_thread,
+            game_thread=game_thread or remembered(game).game,
             announced=parse_announced(announced),
             forum=forum,
             profile=profile_path,

@@ -16,6 +16,7 @@ from killmod.commands.options import (
     post_format_option,
     templates_option,
 )
+from killmod.outputs import Outputs, private_options
 
 if TYPE_CHECKING:
     from killmod.lurkers import LurkerReport
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("source")
+@click.argument("source", required=False)
 @click.option(
     "--round",
     "round_no",
@@ -36,12 +37,13 @@ if TYPE_CHECKING:
 @click.option("--record", is_flag=True, help="把潜水警告（及换替补、淹死）记录进游戏文件")
 @post_format_option
 @db_option
+@private_options()
 @templates_option
 @board_options
 @fetch_options(refresh=True)
 @user_errors
 def lurkers(
-    source: str,
+    source: str | None,
     round_no: int | None,
     from_text: str | None,
     to_text: str | None,
@@ -49,16 +51,21 @@ def lurkers(
     record: bool,
     fmt: str,
     db_path: Path,
+    outputs: Outputs,
     templates: Path | None,
     forum: str | None,
     profile_path: Path | None,
     fetching,
 ) -> None:
-    """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
+    """潜水统计：游戏帖 SOURCE（默认游戏文件记下的游戏帖）里每位存活玩家本轮的发言次数。
+
+    不加 --record 时，给每位潜水的玩家写一份提醒短信（私密文件）：规则要法官先联系玩家，
+    警告由法官决定后用 --record 记录。
+    """
     from killmod.delivery import Handout
     from killmod.lurkers import lurkers as count_lurkers
-    from killmod.outputs import post
     from killmod.store import Game
+    from killmod.threads import GAME, thread_or_remembered
 
     def hand_out(report: LurkerReport) -> Handout:
         return Handout(public=_post(game, report, fmt, templates))
@@ -66,7 +73,7 @@ def lurkers(
     with Game.open(db_path) as game:
         report = count_lurkers(
             game,
-            source,
+            thread_or_remembered(game, source, thread=GAME),
             round_no=round_no,
             from_text=from_text,
             to_text=to_text,
@@ -78,15 +85,49 @@ def lurkers(
             deliver=hand_out,
         )
         if not record:
-            post(_post(game, report, fmt, templates))
+            prods = _prods(game, report, outputs, templates)
+            outputs.hand_out(
+                _post(game, report, fmt, templates), prods, "潜水提醒短信（每位潜水玩家一份）"
+            )
+            if prods:
+                from killmod.outputs import note
+
+                note(
+                    "先把提醒短信发给潜水的玩家：能继续游戏的，"
+                    f"killmod lurkers --round {report.round} --record 记警告；"
+                    "不能继续的，killmod sub 座位号 替补名 换替补。"
+                )
+
+
+def _prods(
+    game: Game, report: LurkerReport, outputs: Outputs, templates: Path | None
+) -> dict[str, str]:
+    """The message to each lurker who can still be warned, by private file name."""
+    from killmod.announce import render_private
+    from killmod.deal import notice_stem
+    from killmod.rules import rule_set
+    from killmod.views import prod_view
+
+    rules = rule_set(game.roster().rules)
+    roster = game.roster()
+    prefix = f"round{report.round}-" if report.round else ""
+    return {
+        outputs.free_name(f"{prefix}prod-{notice_stem(roster.seat(count.seat))}"): render_private(
+            "prod.j2", templates, prod_view(report, count.seat, rules)
+        )
+        for count in report.lurkers
+        if count.warnable
+    }
 
 
 def _post(game: Game, report: LurkerReport, fmt: str, templates: Path | None) -> str:
     """The lurkers post, and the game-over post when a drowning ended the game."""
     from killmod.announce import render_game_over, render_public
+    from killmod.rules import rule_set
     from killmod.views import lurkers_view
 
-    text = render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report))
+    contact = getattr(rule_set(game.roster().rules), "LURKER_CONTACT", None)
+    text = render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report, contact))
     if report.recorded and report.recorded.winner:
         text += render_game_over(report.recorded.winner, game.roster(), templates)
     return text

@@ -65,6 +65,12 @@ PENALTIES = ("cancel", "extra")
 
 # 二.2 潜水: “每位玩家每轮游戏发言不能少于三次”.
 MIN_POSTS = 3
+# 二.2.2: the judge contacts a lurker first; what he answers decides the warning
+# (``killmod lurkers`` writes the message, the warning stays the judge's ``--record``).
+LURKER_CONTACT = (
+    "出现了潜水的玩家后，法官可以和玩家联系。如果玩家表示能够继续参加游戏，则给一次警告。"
+    "如果玩家表示不能够继续参加游戏，就由其他玩家替换。"
+)
 # 二.1 请假: “最多请假一天” — read as one day per player per game.
 MAX_LEAVE_DAYS = 1
 
