@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from killmod.days import plan_day
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
+from killmod.gamestate import flow_of
 from killmod.guards import next_day, refuse_if_over, started_in_progress
 from killmod.model import Roster, Stage
 from killmod.store import Delivery, Game
@@ -73,6 +74,7 @@ def open_vote(
                 f"下一次投票是第 {expected} 轮的，不是第 {round_no} 轮："
                 f"请用 --round {expected}（或不写 --round）。"
             )
+        _refuse_before_night(game, round_no)
         plan = plan_day(game, round_no, phase=None, recording=True, replacing=False)
         step.describe(f"第 {round_no} 轮开始投票（截止 {format_iso(deadline)}）", round_no=round_no)
         game.record(
@@ -87,6 +89,20 @@ def open_vote(
         if deliver is not None:
             step.deliver(deliver(opening))
     return opening
+
+
+def _refuse_before_night(game: Game, round_no: int) -> None:
+    """A round's vote opens after its night: the players its night put out do not vote."""
+    flow = flow_of(game.roster())
+    night = flow.night_of_round(round_no)
+    nights = {event.round for event in game.events("night")}
+    played = [e for e in game.events() if e.kind in ("day", "night")]
+    if night is None or round_no in nights or (not played and started_in_progress(game)):
+        return
+    raise BadInput(
+        f"第 {round_no} 轮的夜晚（第 {night} 夜）还没有记录：先记录夜晚"
+        f"（killmod night --round {night} …），再开第 {round_no} 轮的投票。"
+    )
 
 
 def opened_deadline(game: Game, round_no: int) -> datetime | None:

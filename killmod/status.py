@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
+from killmod.chronicle import Departure, chronicle
 from killmod.days import PHASES
 from killmod.flows.base import Flow
-from killmod.gamestate import day_goes_on, day_rounds, flow_of, next_stage
-from killmod.model import GameOver, Roster
+from killmod.gamestate import day_goes_on, day_rounds, flow_of, next_stage, state_for
+from killmod.model import GameOver, Roster, Stage
+from killmod.opening import opened_deadline
+from killmod.rules import rule_set
 from killmod.store import Event, Game
+from killmod.threads import Threads, remembered
+from killmod.times import format_iso
 
 
 @dataclass(frozen=True)
@@ -22,12 +29,23 @@ class LeaveDay:
 
 @dataclass(frozen=True)
 class Violation:
-    """A recorded violation and the kind of its penalty, as status shows it."""
+    """A recorded violation and the kind of its penalty, as status shows it; ``night`` the
+    round whose night it falls on, ``pending`` whether that night is still to come."""
 
     round: int | None
     seat: int
     name: str
     penalty: str
+    night: int | None = None
+    pending: bool = True
+
+
+@dataclass(frozen=True)
+class Veto:
+    """The rule set's one-time veto (1.2 检查官's 否决权): spent, and in which round."""
+
+    spent: bool
+    round: int | None = None
 
 
 @dataclass(frozen=True)
@@ -43,10 +61,21 @@ class Status:
     next_step: str
     leaves: tuple[LeaveDay, ...] = ()
     penalties: tuple[Violation, ...] = ()
+    phase: str = ""
+    departures: tuple[Departure, ...] = ()
+    veto: Veto | None = None
+    threads: Threads = field(default_factory=Threads)
+    deadline: datetime | None = None
+    hidden: dict[str, Any] = field(default_factory=dict)
 
 
 def game_status(game: Game) -> Status:
-    """Read the events and say where the game stands."""
+    """Read the events and say where the game stands.
+
+    ``hidden`` holds the rule set's hidden night states (V4.0 marks and 癫狂, a 2.0
+    possession used, the guards in force): for the judge's private channel only, never
+    handed to a public template (``killmod.views.status_view`` leaves it out).
+    """
     events = game.events()
     nights = {e.round for e in events if e.kind == "night"}
     days = day_rounds(game)
@@ -57,6 +86,21 @@ def game_status(game: Game) -> Status:
     pending = _pending_lottery(events) if flow.lottery else None
     dealt = any(e.kind == "deal" for e in events) or all(p.role for p in roster.players)
     following = next_stage(flow, game, round_no) if day_goes_on(game, round_no) else None
+    threads = remembered(game)
+    upcoming = _upcoming(flow, round_no, nights, days, following, pending, bool(over))
+    deadline = opened_deadline(game, upcoming[1]) if upcoming[0] == "day" else None
+    next_words = _next_step(
+        flow,
+        round_no,
+        nights,
+        days,
+        pending,
+        _lots_made(events, pending),
+        bool(over),
+        dealt,
+        following,
+        _Fill(threads, deadline),
+    )
     return Status(
         round=round_no,
         roster=roster,
@@ -64,26 +108,85 @@ def game_status(game: Game) -> Status:
         winner=GameOver.from_json(over[-1].data) if over else None,
         pending_lottery=pending,
         skipped=_skipped(flow, nights, days),
-        next_step=_next_step(
-            flow,
-            round_no,
-            nights,
-            days,
-            pending,
-            _lots_made(events, pending),
-            bool(over),
-            dealt,
-            following,
-        ),
+        next_step=next_words,
         leaves=tuple(
             LeaveDay(e.seat, e.data["name"], e.data["day"]) for e in events if e.kind == "leave"
         ),
-        penalties=tuple(
-            Violation(e.round, e.seat, e.data["name"], e.data["penalty"])
-            for e in events
-            if e.kind == "violation"
-        ),
+        penalties=_penalties(game, nights),
+        phase=_phase(upcoming, following, pending),
+        departures=chronicle(game).departures,
+        veto=_veto(roster, events),
+        threads=threads,
+        deadline=deadline,
+        hidden=_hidden(game) if dealt else {},
     )
+
+
+def _upcoming(flow, round_no, nights, days, following, pending, over) -> tuple[str, int]:
+    """What comes next: ``("over", n)``, ``("day", n)`` — the vote of round n — or
+    ``("night", n)``, the night of round n."""
+    if over:
+        return "over", round_no
+    if pending or following or (round_no in nights and round_no not in days):
+        return "day", round_no
+    if flow.night_of_round(round_no + 1) is None:
+        return "day", round_no + 1
+    return "night", round_no + 1
+
+
+def _phase(upcoming: tuple[str, int], following: Stage | None, pending: int | None) -> str:
+    """The phase the game is in, in words: 白天（投票）, 白天（动刀，辩解者 3号）, 夜晚…"""
+    kind, _ = upcoming
+    if kind == "over":
+        return "游戏结束"
+    if kind == "night":
+        return "夜晚（等待夜晚的行动）"
+    if pending:
+        return "白天（平票，待抽签或重新投票）"
+    stage = following
+    if stage is None:
+        return "白天"
+    words = PHASES[stage.phase]
+    if stage.defender is not None:
+        words += f"，辩解者 {stage.defender}号"
+    if stage.candidates:
+        words += "，只能投 " + "、".join(f"{seat}号" for seat in stage.candidates)
+    return f"白天（{words}）"
+
+
+def _penalties(game: Game, nights: set[int]) -> tuple[Violation, ...]:
+    """The recorded penalties, with the night each falls on and whether it is to come."""
+    from killmod.penalties import penalties
+
+    return tuple(
+        Violation(p.round, p.seat, p.name, p.kind, p.night, p.night not in nights)
+        for p in penalties(game)
+    )
+
+
+def _veto(roster: Roster, events: list[Event]) -> Veto | None:
+    """The 检查官's one-time veto, where the rule set has it: whether it is spent (that it
+    was used is public: its player is announced “被行使否决权”; who holds it is not)."""
+    if getattr(rule_set(roster.rules), "VETO_ROLE", None) is None:
+        return None
+    used = [e.round for e in events if e.kind == "night" and e.data.get("veto") is not None]
+    return Veto(True, used[0]) if used else Veto(False)
+
+
+def _hidden(game: Game) -> dict[str, Any]:
+    """The rule set's hidden night states now, for the judge: V4.0's marks and 癫狂, a 2.0
+    possession used and the guards in force (empty for the sets with none)."""
+    state = state_for(game).state
+    hidden: dict[str, Any] = {}
+    if getattr(state, "marks", None):
+        hidden["marks"] = sorted(seat for seat, marks in state.marks.items() if marks)
+    if getattr(state, "frenzy", None):
+        hidden["frenzy"] = sorted(state.frenzy)
+    if getattr(state, "possession_used", False):
+        hidden["possession_used"] = True
+    if getattr(state, "guards", None):
+        hidden["guards"] = dict(sorted(state.guards.items()))
+    return hidden
 
 
 def _pending_lottery(events: list[Event]) -> int | None:
@@ -112,7 +215,30 @@ def _skipped(flow: Flow, nights: set[int], days: set[int]) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _next_step(flow, round_no, nights, days, pending, made, over, dealt, following) -> str:
+@dataclass(frozen=True)
+class _Fill:
+    """What the next command can be filled in with: the threads and the vote's deadline."""
+
+    threads: Threads
+    deadline: datetime | None
+
+    def tally(self, round_no: int) -> str:
+        """``killmod tally …`` of the round's vote, with what the game file knows."""
+        thread = self.threads.vote(round_no)
+        source = f'"{thread}"' if thread else "投票帖"
+        deadline = f'"{format_iso(self.deadline)}"' if self.deadline else "截止时间"
+        command = f"killmod tally {source} --deadline {deadline} --record --round {round_no}"
+        if self.deadline is None:
+            return (
+                f"先开投票帖：killmod open --round {round_no} --deadline 截止时间"
+                f"{' --thread 投票帖网址' if thread is None else ''}；截止后 {command}"
+            )
+        return f"截止（{format_iso(self.deadline)}）后 {command}"
+
+
+def _next_step(
+    flow, round_no, nights, days, pending, made, over, dealt, following, fill: _Fill
+) -> str:
     if over:
         return "游戏已结束：发揭秘帖（killmod status --reveal）。"
     if not dealt:
@@ -122,20 +248,19 @@ def _next_step(flow, round_no, nights, days, pending, made, over, dealt, followi
             f"第 {pending} 轮平票：已做签，等待第四人抽签；"
             f"抽出后 killmod lottery reveal --round {pending} --lot 签号"
         )
-    tally = "killmod tally 投票帖 --record --round"
     if pending and following:
         return (
             f"第 {pending} 轮平票：抽签 killmod lottery make --round {pending}；"
-            f"或平票者重新投票，截止后 {tally} {pending}"
+            f"或平票者重新投票，{fill.tally(pending)}"
         )
     if pending:
         return f"第 {pending} 轮平票：killmod lottery make --round {pending}"
     if following:
         what = PHASES[following.phase]
-        return f"第 {round_no} 轮的下一次{what}截止后计票：{tally} {round_no}"
+        return f"第 {round_no} 轮的下一次{what}：{fill.tally(round_no)}"
     if round_no in nights and round_no not in days:
-        return f"第 {round_no} 轮白天投票截止后计票：{tally} {round_no}"
+        return f"第 {round_no} 轮白天投票：{fill.tally(round_no)}"
     night = flow.night_of_round(round_no + 1)
     if night is None:
-        return f"第 {round_no + 1} 轮白天投票截止后计票：{tally} {round_no + 1}"
+        return f"第 {round_no + 1} 轮白天投票：{fill.tally(round_no + 1)}"
     return f"第 {round_no + 1} 轮夜晚：killmod night --round {night} --kill 座位号"

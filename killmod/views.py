@@ -37,6 +37,7 @@ from killmod.redact import redact, redact_url
 
 if TYPE_CHECKING:
     from killmod.audit import Audit
+    from killmod.chronicle import Chronicle
     from killmod.days import Suicide
     from killmod.flows.base import Check
     from killmod.lottery import Lottery, Reveal
@@ -318,15 +319,25 @@ def gameover_view(winner: GameOver, roster: Roster) -> PublicView:
 
 
 def status_view(state: Status) -> PublicView:
-    """Where the game stands: seats in and out, warnings, substitutes, the next step."""
-    status = replace(state, roster=public_roster(state.roster))
-    return PublicView({"status": status})
+    """Where the game stands: the round and phase, seats in and out (the dead with what the
+    rule set announced), warnings, the veto spent or not, leaves, penalties, the threads,
+    the next step — never a role, never the hidden night states."""
+    status = replace(state, roster=public_roster(state.roster), hidden={})
+    gone = {departure.seat: departure for departure in status.departures}
+    return PublicView({"status": status, "gone": gone})
+
+
+def status_secrets_view(state: Status) -> PrivateView:
+    """The hidden night states for the judge's private file (``status --hidden``)."""
+    return PrivateView(
+        {"round": state.round, "rules": state.roster.rules, "hidden": dict(state.hidden)}
+    )
 
 
 def undo_view(done: Undone) -> PublicView:
     """What an undo voided (titles and effects written without secrets) and the game's
     state after it, as ``status`` shows it."""
-    status = replace(done.status, roster=public_roster(done.status.roster))
+    status = replace(done.status, roster=public_roster(done.status.roster), hidden={})
     return PublicView({"undone": replace(done, status=status)})
 
 
@@ -615,6 +626,128 @@ class PublicSubstitution:
 def substitution_view(done: Substitution) -> PublicView:
     """The 换替补 post: the seat and its holders, never its role."""
     return PublicView({"sub": PublicSubstitution(done.seat, done.old, done.new, done.at)})
+
+
+@dataclass(frozen=True)
+class HistoryCell:
+    """One seat in one recorded vote: ``kind`` vote, abstain, self (no ballot),
+    ``defender`` (a 动刀's, whose own hand never counts) or ``absent`` (not a voter of it:
+    out, or not yet in); ``earlier`` the targets it changed from (None: an abstention)."""
+
+    kind: str
+    target: int | None = None
+    earlier: tuple[int | None, ...] = ()
+    hit: bool = False  # a vote for the player this vote put out
+    name: str = ""  # who held the seat in that vote
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """A seat across the game: its holders in order, its cell in every vote, its exit."""
+
+    seat: int
+    holders: tuple[str, ...]
+    cells: tuple[HistoryCell, ...]
+    out_round: int | None
+    out_how: str | None
+    shown: str | None
+
+
+def history_rows(story: Chronicle) -> tuple[HistoryRow, ...]:
+    """The history as a grid: a row per seat, a cell per recorded vote."""
+    rows = []
+    for seat in story.seats:
+        cells = []
+        for vote in story.votes:
+            ballot = next((b for b in vote.ballots if b.seat == seat), None)
+            if ballot is None:
+                cells.append(HistoryCell("absent"))
+                continue
+            earlier = tuple(c.from_ for c in vote.changes if c.seat == seat)
+            out = vote.outcome.seat if vote.outcome.kind == "eliminated" else None
+            hit = ballot.kind == "vote" and ballot.target is not None and ballot.target == out
+            kind = "defender" if seat == vote.defender else ballot.kind
+            cells.append(HistoryCell(kind, ballot.target, earlier, hit, ballot.name))
+        gone = story.departure(seat)
+        rows.append(
+            HistoryRow(
+                seat,
+                tuple(holder.name for holder in story.holders[seat]),
+                tuple(cells),
+                gone.round if gone else None,
+                gone.how if gone else None,
+                gone.shown if gone else None,
+            )
+        )
+    return tuple(rows)
+
+
+def history_view(story: Chronicle, rules: ModuleType) -> PublicView:
+    """``killmod history``: every recorded vote's final ballots and changes, who went out,
+    how and as what (what the rule set announced), each seat's holders, the end."""
+    rows = history_rows(story)
+    return PublicView(
+        {
+            "story": story,
+            "rows": rows,
+            "substituted": [row for row in rows if len(row.holders) > 1],
+            "names": {seat: story.name(seat) for seat in story.seats},
+            "policy": rules.TALLY_POLICY,
+            "silences": getattr(rules, "SILENCES_VOTERS", False),
+        }
+    )
+
+
+def history_json(story: Chronicle) -> dict[str, Any]:
+    """The ``killmod.history/1`` document: the votes, the departures, the holders, the end."""
+    from killmod.times import format_iso
+
+    return {
+        "schema": "killmod.history/1",
+        "rules": story.rules,
+        "seats": [
+            {
+                "seat": seat,
+                "holders": [
+                    {"name": h.name, "until": format_iso(h.until) if h.until else None}
+                    for h in story.holders[seat]
+                ],
+            }
+            for seat in story.seats
+        ],
+        "votes": [
+            {
+                "round": vote.round,
+                "stage": vote.stage,
+                "deadline": format_iso(vote.deadline),
+                "ballots": [
+                    {"seat": b.seat, "kind": b.kind, "target": b.target, "floor": b.floor}
+                    for b in vote.ballots
+                ],
+                "changes": [
+                    {"seat": c.seat, "floor": c.floor, "from": c.from_, "to": c.to}
+                    for c in vote.changes
+                ],
+                "counts": [
+                    {"seat": c.seat, "votes": c.votes, "voters": list(c.voters)}
+                    for c in vote.counts
+                ],
+                "out": list(vote.out),
+                "defender": vote.defender,
+                "outcome": {
+                    "kind": vote.outcome.kind,
+                    **({"seat": vote.outcome.seat} if vote.outcome.seat else {}),
+                    **({"seats": list(vote.outcome.seats)} if vote.outcome.seats else {}),
+                },
+            }
+            for vote in story.votes
+        ],
+        "departures": [
+            {"round": d.round, "seat": d.seat, "name": d.name, "how": d.how, "shown": d.shown}
+            for d in story.departures
+        ],
+        "game_over": story.winner.as_json() if story.winner else None,
+    }
 
 
 def record_view(**recorded: Any) -> PublicView:

@@ -62,6 +62,7 @@ PUBLIC = {
     "sub.text.j2",
     "history.bbcode.j2",
     "history.text.j2",
+    "history.chart.j2",
 }
 PRIVATE = {
     "notice.j2",

@@ -123,7 +123,7 @@ def test_x_tie_procedure_is_kept_per_round_and_ends_in_a_draw(x_game, serve_site
         "现在对6号与7号再次投票。",
     ]
     assert first["day"]["next"]["kind"] == "tied_revote"
-    assert "第 1 轮的下一次投票截止后计票" in ok(run("status", "--db", x_game))
+    assert "第 1 轮的下一次投票：先开投票帖" in ok(run("status", "--db", x_game))
     refused(run("lottery", "make", "--round", 1, "--db", x_game), "x 规则平票不抽签")
     second = ok(tally(x_game, url, "--record", "--format", "text", deadline=LATER))
     assert "【第 1 轮平票者发言后再次投票结果】" in second
@@ -194,7 +194,7 @@ def test_1_0_points_then_knifes_until_someone_is_out(r10_game, serve_site):
     refused(tally(r10_game, url, "--phase", "knife"), "这一轮现在是指认阶段，不是动刀阶段")
     pointed = ok(tally(r10_game, url, "--record", "--phase", "point", "--format", "text"))
     assert "【第 1 轮指认结果】" in pointed and "1号被指认最多，请1号出来辩解。" in pointed
-    assert "第 1 轮的下一次动刀截止后计票" in ok(run("status", "--db", r10_game))
+    assert "第 1 轮的下一次动刀：先开投票帖" in ok(run("status", "--db", r10_game))
     refused(tally(r10_game, url, "--phase", "point"), "现在是动刀阶段（辩解者 1号）")
     doc = tally_json(r10_game, url, "--record", "--phase", "knife", deadline=LATER)
     knife = doc["day"]["knife"]

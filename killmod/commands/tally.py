@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
     from killmod.store import Game
 
 FORMATS = ("bbcode", "text", "json", "audit")
+
+
+def now() -> datetime:
+    """The real clock of a count during the day (tests replace it)."""
+    return datetime.now(UTC)
 
 
 @click.command()
@@ -206,7 +212,7 @@ def _so_far(
     from killmod.provisional import NOW, parse_cut
     from killmod.tallying import count_so_far
 
-    counted = count_so_far(source, game=game, as_of=parse_cut(as_of or NOW), **options)
+    counted = count_so_far(source, game=game, as_of=parse_cut(as_of or NOW), now=now(), **options)
     if as_of is None and counted.remaining.total_seconds() <= 0:
         public, notes = _outputs(counted.result, game, fmt, templates, print_secrets=print_secrets)
         post(public)
