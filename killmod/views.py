@@ -581,8 +581,7 @@ class PublicOpening:
 
 def open_view(opening: Opening, rules: ModuleType) -> PublicView:
     """The vote thread's opening post: the opening, names by seat, the rule set's voting
-    rules in its own words for this phase (``VOTE_RULES``), its tally policy, whether it
-    silences voters."""
+    rules in its own words for this phase (``VOTE_RULES``), its tally policy."""
     stage = opening.stage
     living = tuple(p for p in public_players(opening.roster) if p.alive)
     offset = opening.deadline.strftime("%z")
@@ -608,7 +607,6 @@ def open_view(opening: Opening, rules: ModuleType) -> PublicView:
             "rules_name": rules.NAME,
             "vote_rules": table.get(stage.phase) or table.get("vote") or (),
             "policy": rules.TALLY_POLICY,
-            "silences": getattr(rules, "SILENCES_VOTERS", False),
         }
     )
 

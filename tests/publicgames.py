@@ -409,7 +409,9 @@ class Game2:
                 body = "顶"  # a player silenced in one twin casts no ballot in either
             posts.append(self.post(f"玩家{seat}", 5000 + seat, when, body))
         thread = self.save(round_no, number, posts, deadline)
-        day = ["tally", thread, "--deadline", deadline.strftime("%Y-%m-%d %H:%M:%S")]
+        closes = deadline.strftime("%Y-%m-%d %H:%M:%S")
+        day = ["tally", thread, "--deadline", closes]
+        self.judges_day(round_no, number, thread, start, closes, choose)
         for fmt in ("text", "json", "audit"):
             self.run(f"tally {round_no}.{number} {fmt}", *day, "--format", fmt)
         self.run(f"tally {round_no}.{number}", *day, "--record", "--round", round_no)
@@ -417,6 +419,8 @@ class Game2:
             recorded = twin.seen[-1]
             for dry in twin.seen[-4:-1]:
                 dry.alive, dry.roles, dry.over = recorded.alive, recorded.roles, recorded.over
+        self.run("history", "history", "--format", choose.pick(["bbcode", "text", "json"]))
+        self.run("status hidden", "status", "--hidden")
         lurkers = ["lurkers", thread, "--round", round_no, "--min", 2, "--record"]
         self.run(f"lurkers {round_no}", *lurkers)
         self.run("audit", "audit", "--format", choose.pick(["text", "bbcode"]))
@@ -426,6 +430,38 @@ class Game2:
             self.run("leave", "leave", seat, "--day", day)
             penalty = ["penalty", seat, "--round", round_no, "--kind", "cancel"]
             self.run("penalty", *penalty, "--choice", "取消一轮")
+
+    def judges_day(
+        self, round_no: int, number: int, thread: Path, start: datetime, closes: str, choose
+    ) -> None:
+        """The vote's other posts, the clock set before its deadline: the opening post, the
+        provisional count as of a floor and as of now, the reminder with its @mentions."""
+        import killmod.commands.open as open_command
+        import killmod.commands.remind as remind_command
+        import killmod.commands.tally as tally_command
+
+        label = f"{round_no}.{number}"
+        with pytest.MonkeyPatch.context() as patch:
+            for module in (open_command, remind_command, tally_command):
+                patch.setattr(module, "now", lambda: start + timedelta(minutes=30))
+            fmt = choose.pick(["bbcode", "text"])
+            self.run(
+                f"open {label}", "open", "--round", round_no, "--deadline", closes, "--format", fmt
+            )
+            fmt = choose.pick(["bbcode", "text", "json"])
+            self.run(
+                f"as-of {label}",
+                "tally",
+                thread,
+                "--deadline",
+                closes,
+                "--as-of",
+                3,
+                "--format",
+                fmt,
+            )
+            self.run(f"so far {label}", "tally", thread, "--deadline", closes)
+            self.run(f"remind {label}", "remind", thread, "--deadline", closes, "--mention")
 
     def post(self, author: str, uid: int, when: datetime, body: str) -> FakePost:
         self.pid += 1
@@ -485,6 +521,11 @@ def leaks(seen: Seen, words: tuple[str, ...], rules: str, hostile: bool = False)
     if seen.over or seen.label == "rules":
         return []  # the game is over: the rules reveal every role (揭秘)
     text = public_part(seen.stdout, hostile)
+    if seen.label.startswith("open"):  # the rule text's own voting rules name roles
+        sentences = [line for lines in rule_set(rules).VOTE_RULES.values() for line in lines]
+        text = "\n".join(
+            line for line in text.splitlines() if not any(s in line for s in sentences)
+        )
     found = [
         f"{seen.label}: {word!r}, a hidden night effect"
         for word in HIDDEN_WORDS.get(rules, ())

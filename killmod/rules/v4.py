@@ -45,12 +45,12 @@ JUDGE_OUTS: dict[str, JudgeOut] = {}
 SILENCES_VOTERS = True
 
 # The rule text's own words on the day vote, for the vote thread's opening post (killmod
-# open): 游戏流程 13、14 and 【沉默】 (docs/rules/v4.md, “The opening post”).
+# open): 游戏流程 13、14 (docs/rules/v4.md, “The opening post”: the 【沉默】 sentence is left
+# out, as every public output leaves out 癫狂).
 VOTE_RULES = {
     "vote": (
         "进入第N天白天，讨论与投票开始；",
         "计票确定出局者；",
-        "【沉默】游戏日夜晚，森林老人可以选择一名存活角色，使之在次日白天进入癫狂状态，入夜自动解除。",
     ),
 }
 
