@@ -15,7 +15,6 @@ from killmod.opening import opened_deadline
 from killmod.rules import rule_set
 from killmod.store import Event, Game
 from killmod.threads import Threads, remembered
-from killmod.times import format_iso
 
 
 @dataclass(frozen=True)
@@ -113,7 +112,7 @@ def game_status(game: Game) -> Status:
             LeaveDay(e.seat, e.data["name"], e.data["day"]) for e in events if e.kind == "leave"
         ),
         penalties=_penalties(game, nights),
-        phase=_phase(upcoming, following, pending),
+        phase=_phase(upcoming, round_no, following or flow.first_stage(), pending),
         departures=chronicle(game).departures,
         veto=_veto(roster, events),
         threads=threads,
@@ -134,24 +133,27 @@ def _upcoming(flow, round_no, nights, days, following, pending, over) -> tuple[s
     return "night", round_no + 1
 
 
-def _phase(upcoming: tuple[str, int], following: Stage | None, pending: int | None) -> str:
-    """The phase the game is in, in words: 白天（投票）, 白天（动刀，辩解者 3号）, 夜晚…"""
-    kind, _ = upcoming
+def _phase(upcoming: tuple[str, int], round_no: int, stage: Stage, pending: int | None) -> str:
+    """The phase the game is in, in words: 白天（投票）, 白天（动刀，辩解者 3号）, and when the
+    round is over, which comes next (接下来是第 3 轮的夜晚)."""
+    kind, number = upcoming
     if kind == "over":
         return "游戏结束"
-    if kind == "night":
-        return "夜晚（等待夜晚的行动）"
     if pending:
         return "白天（平票，待抽签或重新投票）"
-    stage = following
-    if stage is None:
-        return "白天"
-    words = PHASES[stage.phase]
-    if stage.defender is not None:
-        words += f"，辩解者 {stage.defender}号"
-    if stage.candidates:
-        words += "，只能投 " + "、".join(f"{seat}号" for seat in stage.candidates)
-    return f"白天（{words}）"
+    if kind == "night":
+        words = "夜晚"
+    else:
+        words = PHASES[stage.phase]
+        if stage.defender is not None:
+            words += f"，辩解者 {stage.defender}号"
+        if stage.candidates:
+            words += "，只能投 " + "、".join(f"{seat}号" for seat in stage.candidates)
+        words = f"白天（{words}）"
+    if number == round_no:
+        return words
+    done = "本轮已结束，" if round_no else ""
+    return f"{done}接下来是第 {number} 轮的{words}"
 
 
 def _penalties(game: Game, nights: set[int]) -> tuple[Violation, ...]:
@@ -226,14 +228,15 @@ class _Fill:
         """``killmod tally …`` of the round's vote, with what the game file knows."""
         thread = self.threads.vote(round_no)
         source = f'"{thread}"' if thread else "投票帖"
-        deadline = f'"{format_iso(self.deadline)}"' if self.deadline else "截止时间"
+        shown = self.deadline.strftime("%Y-%m-%d %H:%M:%S") if self.deadline else None
+        deadline = f'"{shown}"' if shown else "截止时间"
         command = f"killmod tally {source} --deadline {deadline} --record --round {round_no}"
         if self.deadline is None:
             return (
                 f"先开投票帖：killmod open --round {round_no} --deadline 截止时间"
                 f"{' --thread 投票帖网址' if thread is None else ''}；截止后 {command}"
             )
-        return f"截止（{format_iso(self.deadline)}）后 {command}"
+        return f"截止（{shown}）后 {command}"
 
 
 def _next_step(
@@ -258,9 +261,10 @@ def _next_step(
     if following:
         what = PHASES[following.phase]
         return f"第 {round_no} 轮的下一次{what}：{fill.tally(round_no)}"
+    first = PHASES[flow.first_stage().phase]
     if round_no in nights and round_no not in days:
-        return f"第 {round_no} 轮白天投票：{fill.tally(round_no)}"
+        return f"第 {round_no} 轮白天{first}：{fill.tally(round_no)}"
     night = flow.night_of_round(round_no + 1)
     if night is None:
-        return f"第 {round_no + 1} 轮白天投票：{fill.tally(round_no + 1)}"
+        return f"第 {round_no + 1} 轮白天{first}：{fill.tally(round_no + 1)}"
     return f"第 {round_no + 1} 轮夜晚：killmod night --round {night} --kill 座位号"
