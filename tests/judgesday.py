@@ -53,9 +53,7 @@ class Played:
         if night_no is None or "kill" not in self.flow.night_options:
             return
         roster = Game.open(self.db).roster()
-        victim = next(
-            p.seat for role in NIGHT_TARGETS for p in roster.living if p.role == role
-        )
+        victim = next(p.seat for role in NIGHT_TARGETS for p in roster.living if p.role == role)
         ok(night(self.db, night_no, "--kill", victim))
 
     def day_rows(self, round_no: int) -> list:
@@ -79,7 +77,11 @@ class Played:
     def record_day(self, round_no: int, url: str | None = None) -> None:
         """The day's votes recorded: the vote, or the pointing and the 动刀 on the defender."""
         url = url or self.vote_url(round_no)
-        ok(tally(self.db, url, "--record", "--round", round_no, deadline=deadline(round_no, "21:00")))
+        ok(
+            tally(
+                self.db, url, "--record", "--round", round_no, deadline=deadline(round_no, "21:00")
+            )
+        )
         following = events(self.db, "day")[-1].data["next"]
         if following is not None and following["kind"] == "knife":
             ok(tally(self.db, url, "--record", "--round", round_no, deadline=deadline(round_no)))

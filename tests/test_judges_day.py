@@ -123,7 +123,9 @@ def test_tally_takes_the_remembered_thread_and_the_opened_deadline(
     refused(run("tally", "--db", db, "--record"), "没有给出第 1 轮的投票帖")
     clock(monkeypatch, shanghai(1, "12:00:00"))
     ok(run("open", "--deadline", "21:00", "--thread", url, "--db", db))
-    given = ok(run("tally", url, "--db", db, "--deadline", deadline(1, "21:00"), "--format", "json"))
+    given = ok(
+        run("tally", url, "--db", db, "--deadline", deadline(1, "21:00"), "--format", "json")
+    )
     clock(monkeypatch, shanghai(1, "23:00:00"))
     assert ok(run("tally", "--db", db, "--format", "json")) == given
     ok(run("tally", "--db", db, "--record"))
@@ -145,7 +147,9 @@ def test_open_refuses_a_past_deadline_a_wrong_round_and_a_round_before_its_night
     fresh = play(tmp_path / "fresh", "1.2", serve_site, days=0)
     # play() records the first night: undo it, and the first vote waits for it
     ok(run("undo", "--db", fresh.db))
-    refused(run("open", "--deadline", "21:00", "--db", fresh.db), "第 1 轮的夜晚（第 1 夜）还没有记录")
+    refused(
+        run("open", "--deadline", "21:00", "--db", fresh.db), "第 1 轮的夜晚（第 1 夜）还没有记录"
+    )
     ok(run("open", "--deadline", "21:00", "--db", db))
     ok(run("undo", "--db", db))
     assert not events(db, "vote_opened")
@@ -159,13 +163,31 @@ def test_a_provisional_count_is_never_recorded_and_not_a_result(tmp_path, serve_
     url = game.vote_url(1)
     db = game.db
     before = events(db)
-    refused(run("tally", url, "--db", db, "--deadline", "21:00", "--as-of", "now", "--record"), "不能记录")
+    refused(
+        run("tally", url, "--db", db, "--deadline", "21:00", "--as-of", "now", "--record"),
+        "不能记录",
+    )
     refused(run("tally", url, "--db", db, "--deadline", "21:00", "--as-of", 999), "没有第 999 楼")
     clock(monkeypatch, shanghai(1, "20:30:00"))
     post = ok(run("tally", url, "--db", db, "--deadline", deadline(1, "21:00")))
     assert "临时票型" in post and "非最终结果" in post and "距截止还有 30 分 0 秒" in post
     assert not any(word in post for word in ("出局", "警告", "视为自投", "平票"))
-    document = json.loads(ok(run("tally", url, "--db", db, "--deadline", deadline(1, "21:00"), "--as-of", "20:15", "--format", "json")))
+    document = json.loads(
+        ok(
+            run(
+                "tally",
+                url,
+                "--db",
+                db,
+                "--deadline",
+                deadline(1, "21:00"),
+                "--as-of",
+                "20:15",
+                "--format",
+                "json",
+            )
+        )
+    )
     assert document["schema"] == "killmod.provisional/1" and document["final"] is False
     assert document["as_of"]["time"] == "2024-03-01T20:15:00+08:00"
     assert events(db) == before
@@ -188,7 +210,20 @@ def test_status_shows_the_veto_penalties_and_the_dead_with_their_camps(tmp_path,
     assert "否决权：还没有用" in shown
     assert "（第 1 轮被杀，好人）" in shown and "被投票出局，杀手）" in shown
     living = game.living()
-    ok(run("penalty", living[0], "--round", 1, "--kind", "cancel", "--choice", "取消一轮", "--db", db))
+    ok(
+        run(
+            "penalty",
+            living[0],
+            "--round",
+            1,
+            "--kind",
+            "cancel",
+            "--choice",
+            "取消一轮",
+            "--db",
+            db,
+        )
+    )
     shown = ok(run("status", "--db", db))
     assert "（取消犯规方阵营所有特殊权利一轮，在第 3 轮夜晚执行）" in shown
     roles = Game.open(db).roster()

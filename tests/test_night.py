@@ -197,7 +197,9 @@ def test_nothing_is_recorded_after_the_game_is_over(db: Path):
 
 def test_status_after_a_night_asks_for_the_day(db: Path):
     ok(night(db, 1, "--kill", 1))
-    assert "killmod tally 投票帖 --deadline 截止时间 --record --round 1" in ok(run("status", "--db", db))
+    assert "killmod tally 投票帖 --deadline 截止时间 --record --round 1" in ok(
+        run("status", "--db", db)
+    )
 
 
 def test_public_night_posts_never_show_a_living_players_role(db: Path):
