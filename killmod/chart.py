@@ -9,7 +9,9 @@ template ``history.chart.j2``.
 Chinese names need a font with their glyphs.  killmod ships one (Droid Sans Fallback,
 Apache License 2.0, in ``killmod/fonts/``); a judge's ``--font FILE`` is used instead.  A
 character no font has — neither the chosen one nor any font matplotlib finds on the system —
-is refused, naming it, rather than drawn as an empty box.
+is refused, naming it, rather than drawn as an empty box (the “last resort” fonts, which
+draw every character as a box, are never taken).  The CJK font has no Latin letters or
+digits: those come from matplotlib's own DejaVu Sans.
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ def bundled_font() -> Path:
 def choose_fonts(texts: Iterable[str], font: Path | None = None) -> list[Path]:
     """The fonts to draw ``texts`` with: ``font`` (default: the bundled CJK font), then
     fonts on the system for characters it lacks; a character no font has is refused."""
+    import matplotlib
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
 
@@ -123,13 +126,18 @@ def choose_fonts(texts: Iterable[str], font: Path | None = None) -> list[Path]:
         ) from None
     wanted = {ord(ch) for text in texts for ch in text if not ch.isspace()}
     chosen, missing = [first], wanted - covered
-    for entry in font_manager.fontManager.ttflist if missing else ():
+    # matplotlib's own DejaVu Sans first (Latin letters, digits, arrows: the CJK font has
+    # none), then any font on the system
+    latin = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    system = [Path(entry.fname) for entry in font_manager.fontManager.ttflist
+              if "lastresort" not in entry.name.replace(" ", "").lower()]  # fmt: skip
+    for candidate in [latin, *system] if missing else ():
         try:
-            charmap = set(FT2Font(entry.fname).get_charmap())
+            charmap = set(FT2Font(str(candidate)).get_charmap())
         except (OSError, RuntimeError, ValueError):
             continue
         if missing & charmap:
-            chosen.append(Path(entry.fname))
+            chosen.append(candidate)
             missing -= charmap
         if not missing:
             break
