@@ -211,3 +211,45 @@ def test_a_second_check_fetches_only_the_tail_of_the_game_thread(tmp_path, serve
     again = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache, "--refresh")
     assert again.output == first.output
     assert len(server.requests) >= 5
+
+
+def test_each_lurker_gets_a_message_and_the_warning_stays_the_judges(tmp_path, serve_site):
+    """1.2 二.2.2: the judge contacts a lurker first, and what he answers decides the
+    warning: the count writes each lurker's message (private), the post says so, and only
+    --record warns."""
+    db = game_with_rounds(tmp_path)
+    url = serve_game_thread(serve_site, round2_rows({2: 0, 7: 1}))
+    before = Game.open(db).events(include_void=True)
+    result = run("lurkers", url, "--round", "2", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    assert "出现了潜水的玩家后，法官可以和玩家联系。如果玩家表示能够继续参加游戏，则给一次警告。" in (
+        result.stdout
+    )
+    private = tmp_path / "game-private"
+    assert sorted(p.name for p in private.iterdir()) == [
+        "round2-prod-02-阿狸.txt",
+        "round2-prod-07-花生米.txt",
+    ]
+    message = (private / "round2-prod-07-花生米.txt").read_text(encoding="utf-8")
+    assert message.startswith("花生米，你好：")
+    assert "你在游戏帖「" in message and "里发言 1 次；规则要求每位玩家每轮发言不少于 3 次。" in message
+    assert "请尽快回复法官：你能否继续参加游戏？" in message
+    assert message not in result.stdout and "花生米，你好" not in result.stdout
+    assert "潜水提醒短信（每位潜水玩家一份）写在" in result.stderr
+    assert "--round 2 --record 记警告" in result.stderr
+    assert Game.open(db).events(include_void=True) == before  # nothing recorded
+    again = run("lurkers", url, "--round", "2", "--db", str(db))  # new files, never over one
+    assert again.exit_code == 0 and (private / "round2-prod-02-阿狸-2.txt").is_file()
+    recorded = run("lurkers", url, "--round", "2", "--db", str(db), "--record")
+    assert recorded.exit_code == 0 and "出现了潜水的玩家后" not in recorded.stdout
+    assert len(list(private.iterdir())) == 4  # the warnings: no new message
+
+
+def test_lurkers_take_the_game_thread_the_file_remembers(tmp_path, serve_site):
+    db = game_with_rounds(tmp_path)
+    url = serve_game_thread(serve_site, round2_rows({2: 0}))
+    refused = run("lurkers", "--round", "2", "--db", str(db))
+    assert refused.exit_code == 2 and "没有给出游戏帖" in refused.output
+    assert run("thread", "game", url, "--db", str(db)).exit_code == 0
+    result = run("lurkers", "--round", "2", "--db", str(db), "--format", "text")
+    assert result.exit_code == 0 and "2号 阿狸：0 次" in result.stdout
