@@ -46,6 +46,7 @@ from killmod.model import FormerHolder, GameOver, Player, Post, Roster
 from killmod.times import format_iso
 
 __all__ = [
+    "BOARD",
     "SCHEMA_VERSION",
     "Event",
     "Game",
@@ -71,9 +72,13 @@ KIND_NAMES = {
     "suicide": "亮牌自杀",
     "game_over": "游戏结束",
     "out": "被法官判出局",
+    "board": "论坛上的发帖和站内短信",
 }
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
+# What was posted on the board or sent by 站内短信 (``killmod.outbox``): a log of the
+# world, not of the game — never undone, and no step of the game's own comes after it.
+BOARD = "board"
 
 
 class GameChanged(KillmodError):
@@ -304,16 +309,20 @@ class Game:
         return self.db.execute("select coalesce(max(id), 0) from steps").fetchone()[0]
 
     def steps(self, *, include_void: bool = False) -> list[StepRecord]:
-        """The current game's recorded steps in order (voided ones only when asked)."""
-        sql = "select * from steps where id > ? and kind is not null"
+        """The current game's recorded steps in order (voided ones only when asked), the
+        board's log (``BOARD``) left out: it records the world, not the game."""
+        sql = "select * from steps where id > ? and kind is not null and kind != 'board'"
         if not include_void:
             sql += " and void = 0"
         return [_step_record(row) for row in self.db.query(sql + " order by id", [self._since[2]])]
 
     def steps_since(self, head: int) -> list[StepRecord]:
         """The steps recorded after ``head``, any game (by another killmod, while this one
-        computed)."""
-        rows = self.db.query("select * from steps where id > ? order by id", [head])
+        computed); the board's log is no change to the game."""
+        rows = self.db.query(
+            "select * from steps where id > ? and coalesce(kind, '') != 'board' order by id",
+            [head],
+        )
         return [_step_record(row) for row in rows]
 
     def last_step(self) -> StepRecord | None:
