@@ -49,6 +49,18 @@ from killmod.views import (
 )
 
 SCHEMA = "killmod.tally/1"
+# The templates whose texts are secret: only ``render_private`` renders them, and no
+# text carrying their words may be posted (``private_marks``).
+PRIVATE_TEMPLATES = (
+    "notice.j2",
+    "lottery.private.j2",
+    "night.private.j2",
+    "night.inbox.private.j2",
+    "tally.private.j2",
+)
+# What ``--print-secrets`` writes over each secret it prints on stdout (killmod.outputs).
+SECRET_HEADER = "不要贴到论坛"
+_MARK_LENGTH = 8  # the fewest characters a template's fixed line needs to tell it apart
 
 
 def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
@@ -122,9 +134,34 @@ def render_public(name: str, templates: Path | None, view: PublicView) -> str:
 
 def render_private(name: str, templates: Path | None, view: PrivateView) -> str:
     """Render the private template ``name`` (a notice, the lots, the judge's night)."""
+    if name not in PRIVATE_TEMPLATES:
+        raise TypeError(f"{name} is not listed in PRIVATE_TEMPLATES")
     if not isinstance(view, PrivateView):
         raise TypeError(f"{name} is private: it takes a PrivateView, not {type(view).__name__}")
     return _render(name, templates, view.values)
+
+
+def private_marks(templates: Path | None = None) -> tuple[str, ...]:
+    """The fixed lines of the private templates (the judge's own too): text that only a
+    secret carries, so that a post holding one is refused (``killmod.posting``).
+
+    A fixed line is a template's literal text between its tags, at least
+    ``_MARK_LENGTH`` characters long without its spaces.
+    """
+    env = environment(templates)
+    marks = {SECRET_HEADER}
+    for name in PRIVATE_TEMPLATES:
+        try:
+            source, _, _ = env.loader.get_source(env, name)
+        except TemplateNotFound:
+            continue
+        for _, token, value in env.lex(source):
+            if token != "data":
+                continue
+            for line in value.splitlines():
+                if len("".join(line.split())) >= _MARK_LENGTH:
+                    marks.add(line.strip())
+    return tuple(sorted(marks))
 
 
 def _render(name: str, templates: Path | None, values: dict) -> str:
