@@ -165,6 +165,11 @@ def night_json(night: Night) -> dict:
     }
 
 
+def veto_used(game: Game) -> bool:
+    """Whether the 检查官's one-time veto (否决权只有一次使用机会) was used on a recorded night."""
+    return any(event.data.get("veto") for event in game.events("night"))
+
+
 def standing_night(game: Game, round_no: int) -> Event | None:
     """The round's recorded night, if any (voided ones do not count)."""
     nights = [e for e in game.events("night") if e.round == round_no]
