@@ -37,6 +37,7 @@ COMMANDS = {
     "rules": "killmod.commands.rules:rules",
     "suicide": "killmod.commands.suicide:suicide",
     "out": "killmod.commands.out:out",
+    "post": "killmod.commands.post:post",
 }
 
 

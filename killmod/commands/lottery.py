@@ -10,6 +10,7 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.options import ROUND, db_option, templates_option
+from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 from killmod.outputs import Outputs, post, private_options, step_file
 
 if TYPE_CHECKING:
@@ -28,12 +29,21 @@ def lottery() -> None:
 @lottery.command()
 @round_option
 @click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
+@post_option
 @db_option
 @private_options("--out")
 @templates_option
+@board_options()
 @user_errors
+@speaker
 def make(
-    round_no: int, seed: int | None, db_path: Path, outputs: Outputs, templates: Path | None
+    round_no: int,
+    seed: int | None,
+    post_url: str | None,
+    db_path: Path,
+    outputs: Outputs,
+    templates: Path | None,
+    speaker: Speaker,
 ) -> None:
     """为第 N 轮的平票做签：投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
     写进私密文件夹。"""
@@ -42,6 +52,11 @@ def make(
 
     def hand_out(made: Lottery) -> Handout:
         public, private = _lots(game, made, templates)
+        if post_url and outputs.print_secrets:
+            from killmod.errors import BadInput
+
+            raise BadInput("--post 不能与 --print-secrets 同用：签位是保密的。什么也没有记录。")
+        speaker.capture(public)
         return outputs.handout(public, {name: private}, "签位（给执行斑竹或第三人的站内留言）")
 
     with Game.open(db_path) as game:
@@ -49,6 +64,7 @@ def make(
         name = step_file(game, f"round{round_no}-lottery-private", "lottery", same_round)
         outputs.refuse_taken([name])
         make_lottery(game, round_no, seed, deliver=hand_out)
+        post_after(game, speaker, post_url, templates)
 
 
 def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
@@ -84,10 +100,20 @@ def show(round_no: int, db_path: Path, outputs: Outputs, templates: Path | None)
 @lottery.command()
 @round_option
 @click.option("--lot", type=int, required=True, help="第四人抽出的签号")
+@post_option
 @db_option
 @templates_option
+@board_options()
 @user_errors
-def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> None:
+@speaker
+def reveal(
+    round_no: int,
+    lot: int,
+    post_url: str | None,
+    db_path: Path,
+    templates: Path | None,
+    speaker: Speaker,
+) -> None:
     """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
     from killmod.announce import render_game_over, render_public
     from killmod.delivery import Handout
@@ -100,10 +126,11 @@ def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> No
         public = render_public("lottery.reveal.bbcode.j2", templates, reveal_view(drawn, roster))
         if drawn.winner:
             public += "\n" + render_game_over(drawn.winner, roster, templates)
-        return Handout(public=public)
+        return Handout(public=speaker.capture(public))
 
     with Game.open(db_path) as game:
         reveal_lottery(game, round_no, lot, deliver=hand_out)
+        post_after(game, speaker, post_url, templates)
 
 
 @lottery.command()

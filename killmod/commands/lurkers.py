@@ -16,6 +16,8 @@ from killmod.commands.options import (
     post_format_option,
     templates_option,
 )
+from killmod.commands.speak import Speaker, post_after, post_option, speaker
+from killmod.commands.speak import board_options as speaking_options
 
 if TYPE_CHECKING:
     from killmod.lurkers import LurkerReport
@@ -35,11 +37,14 @@ if TYPE_CHECKING:
 @click.option("--min", "minimum", type=click.IntRange(min=1), help="每轮最少发言次数（1.2：3）")
 @click.option("--record", is_flag=True, help="把潜水警告（及换替补、淹死）记录进游戏文件")
 @post_format_option
+@post_option
 @db_option
 @templates_option
 @board_options
+@speaking_options(cookies=False)
 @fetch_options(refresh=True)
 @user_errors
+@speaker
 def lurkers(
     source: str,
     round_no: int | None,
@@ -48,11 +53,13 @@ def lurkers(
     minimum: int | None,
     record: bool,
     fmt: str,
+    post_url: str | None,
     db_path: Path,
     templates: Path | None,
     forum: str | None,
     profile_path: Path | None,
     fetching,
+    speaker: Speaker,
 ) -> None:
     """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
     from killmod.delivery import Handout
@@ -61,7 +68,7 @@ def lurkers(
     from killmod.store import Game
 
     def hand_out(report: LurkerReport) -> Handout:
-        return Handout(public=_post(game, report, fmt, templates))
+        return Handout(public=speaker.capture(_post(game, report, fmt, templates)))
 
     with Game.open(db_path) as game:
         report = count_lurkers(
@@ -78,7 +85,9 @@ def lurkers(
             deliver=hand_out,
         )
         if not record:
-            post(_post(game, report, fmt, templates))
+            post(speaker.capture(_post(game, report, fmt, templates)))
+        what = None if record else "潜水统计"
+        post_after(game, speaker, post_url, templates, what=what, recorded=record)
 
 
 def _post(game: Game, report: LurkerReport, fmt: str, templates: Path | None) -> str:

@@ -1,4 +1,4 @@
-"""``killmod sub``: a substitute takes over a seat."""
+"""``killmod sub``: a substitute takes over a seat (``--send``: his notice by 站内短信)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,16 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
-from killmod.commands.options import db_option
+from killmod.commands.options import db_option, templates_option
+from killmod.commands.speak import (
+    Speaker,
+    board_of,
+    board_options,
+    notices_for,
+    send_after,
+    speaker,
+    with_send_options,
+)
 from killmod.roster import MAX_UID
 
 
@@ -17,13 +26,35 @@ from killmod.roster import MAX_UID
 @click.option("--uid", type=click.IntRange(1, MAX_UID), help="替补的论坛 uid")
 @click.option("--at", "at_text", help="接替时间（默认现在）：之后旧玩家的发言按 replaced 处理")
 @db_option
+@templates_option
+@with_send_options
+@board_options()
 @user_errors
-def sub(seat: int, name: str, uid: int | None, at_text: str | None, db_path: Path) -> None:
-    """替补接替座位 SEAT（身份不变）。"""
+@speaker
+def sub(
+    seat: int,
+    name: str,
+    uid: int | None,
+    at_text: str | None,
+    db_path: Path,
+    templates: Path | None,
+    send: bool,
+    board_url: str | None,
+    speaker: Speaker,
+) -> None:
+    """替补接替座位 SEAT（身份不变）；--send 把这个座位的站内短信发给替补的 uid。"""
+    from killmod.deal import current_notices
+    from killmod.errors import BadInput
     from killmod.outputs import note
     from killmod.store import Game
     from killmod.substitute import substitute
 
+    if send and uid is None:
+        raise BadInput("--send 要给替补的论坛 uid（--uid）：站内短信只按 uid 发。什么也没有记录。")
     with Game.open(db_path) as game:
+        board = board_of(game, board_url) if send else None
         old = substitute(game, seat, name, uid=uid, at_text=at_text)
-    note(f"{seat}号：{name} 接替 {old}，身份不变。")
+        note(f"{seat}号：{name} 接替 {old}，身份不变。")
+        if board:
+            texts = current_notices(game, (seat,), templates)
+            send_after(game, speaker, board, notices_for(game, texts, "替补"))

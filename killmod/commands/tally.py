@@ -17,6 +17,8 @@ from killmod.commands.options import (
     templates_option,
     vote_thread_options,
 )
+from killmod.commands.speak import Speaker, post_after, post_option, speaker
+from killmod.commands.speak import board_options as speaking_options
 from killmod.outputs import PRINT_SECRETS, note, post
 
 if TYPE_CHECKING:
@@ -63,10 +65,13 @@ FORMATS = ("bbcode", "text", "json", "audit")
     is_flag=True,
     help="危险：把保密的结算细节（哪些帖因夜晚效果不计票，出自谁）也打印到屏幕上",
 )
+@post_option
 @templates_option
 @board_options
+@speaking_options(cookies=False)
 @fetch_options(offline=True)
 @user_errors
+@speaker
 def tally(
     source,
     deadline,
@@ -82,14 +87,24 @@ def tally(
     ambiguous_time,
     rulings,
     print_secrets,
+    post_url,
     templates,
     forum,
     profile_path,
     fetching,
+    speaker: Speaker,
 ) -> None:
-    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
+    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告；--post 把公告回复到帖子。"""
+    from killmod.errors import BadInput
     from killmod.store import Game
 
+    if post_url and (fmt in ("json", "audit") or print_secrets):
+        raise BadInput(
+            "--post 只发公告（--format bbcode 或 text），不能与 --format json/audit 或 "
+            "--print-secrets 同用。"
+        )
+    if post_url and roster_path:
+        raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
     with Game.using(None if roster_path else db_path) as game:
         _tally(
             game,
@@ -110,7 +125,11 @@ def tally(
             forum=forum,
             profile=profile_path,
             fetching=fetching,
+            speaker=speaker,
         )
+        if post_url:
+            what = None if record else "目前的票数"
+            post_after(game, speaker, post_url, templates, what=what, recorded=record)
 
 
 def _tally(
@@ -120,6 +139,7 @@ def _tally(
     fmt: str,
     print_secrets: bool,
     templates: Path | None,
+    speaker: Speaker,
     **options,
 ) -> None:
     """Count (and record) the vote; a recorded vote's post is printed before the record
@@ -129,13 +149,13 @@ def _tally(
 
     def hand_out(result: TallyResult) -> Handout:
         public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
-        return Handout(public=public, notes=[notes] if notes else [])
+        return Handout(public=speaker.capture(public), notes=[notes] if notes else [])
 
     recording = options["record"]
     result = run_tally(source, game=game, deliver=hand_out if recording else None, **options)
     if not recording:
         public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
-        post(public)
+        post(speaker.capture(public))
         if notes:
             note(notes)
 
