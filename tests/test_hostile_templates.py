@@ -53,7 +53,13 @@ PUBLIC = {
     "out.text.j2",
     "undo.text.j2",
 }
-PRIVATE = {"notice.j2", "lottery.private.j2", "night.private.j2", "tally.private.j2"}
+PRIVATE = {
+    "notice.j2",
+    "lottery.private.j2",
+    "night.private.j2",
+    "night.inbox.private.j2",
+    "tally.private.j2",
+}
 # Pieces the templates above include or import; replaced with them, they are never rendered.
 PIECES = {
     "announcement.j2",
