@@ -129,9 +129,9 @@ class Board:
         judges = {uid: name for name, uid in roster.judge_uids.items()}
         if not judges:
             raise BadInput(
-                "名单里的法官没有写论坛 uid，无法确认登录的是法官本人：在名单里写 "
-                'judges = [{ name = "法官", uid = 123 }]（游戏文件用 killmod init 时的名单）。'
-                "什么也没有发出。"
+                "游戏文件里的法官没有论坛 uid，无法确认登录的是法官本人："
+                "用 killmod judge 法官名 --uid 123 记下（或在建立游戏的名单里写 "
+                'judges = [{ name = "法官", uid = 123 }]）。什么也没有发出。'
             )
         if seen.uid not in judges:
             shown = "、".join(f"{name}（uid {uid}）" for uid, name in judges.items())

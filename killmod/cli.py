@@ -38,6 +38,7 @@ COMMANDS = {
     "suicide": "killmod.commands.suicide:suicide",
     "out": "killmod.commands.out:out",
     "post": "killmod.commands.post:post",
+    "judge": "killmod.commands.judge:judge",
 }
 
 

@@ -73,6 +73,7 @@ KIND_NAMES = {
     "game_over": "游戏结束",
     "out": "被法官判出局",
     "board": "论坛上的发帖和站内短信",
+    "judge": "法官的论坛 uid",
 }
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
@@ -593,6 +594,8 @@ class Game:
             row["name"] for row in self.db.query("select name from substitutes order by position")
         ]
         warnings: dict[int, int] = {}
+        judges = list(self.setting("judges"))
+        judge_uids = dict(self.setting("judge_uids") or {})
         for event in self.events():
             if without_tally is not None and event.data.get("tally_id") == without_tally:
                 continue
@@ -608,12 +611,16 @@ class Game:
                 if event.data["new"] in queue:
                     queue.remove(event.data["new"])
                 warnings.pop(seat, None)  # a new holder starts without warnings
+            elif event.kind == "judge":  # ``killmod judge``: a judge's uid after the set-up
+                if event.data["name"] not in judges:
+                    judges.append(event.data["name"])
+                judge_uids[event.data["name"]] = event.data["uid"]
         return Roster(
             players=tuple(players[seat] for seat in sorted(players)),
             rules=self.setting("rules"),
             timezone=self.setting("timezone"),
-            judges=tuple(self.setting("judges")),
-            judge_uids=dict(self.setting("judge_uids") or {}),
+            judges=tuple(judges),
+            judge_uids=judge_uids,
             substitutes=tuple(queue),
             variants=tuple(self.setting("variants") or ()),
             warnings=warnings,

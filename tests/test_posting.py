@@ -146,7 +146,7 @@ def test_another_member_is_not_the_judge(game: BoardGame):
 
 def test_a_roster_without_the_judges_uid_cannot_post(tmp_path: Path, serve_site):
     game = board_game(tmp_path, serve_site, "1.2", ROLES, judge_uid=False)
-    with pytest.raises(BadInput, match="法官没有写论坛 uid"):
+    with pytest.raises(BadInput, match="法官没有论坛 uid"):
         post(game)
     assert game.board.replies == []
 

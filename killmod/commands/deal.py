@@ -66,4 +66,8 @@ def deal(
         board = board_of(game, board_url) if send else None
         deal_roles(game, seed, deliver=hand_out)
         if board:
-            send_after(game, speaker, board, notices_for(game, dealt, "发身份"))
+            later = (
+                f"身份已经发好并记录，确认无误后用 killmod notices --send --board {board} "
+                "--yes 发出"
+            )
+            send_after(game, speaker, board, notices_for(game, dealt, "发身份"), later=later)

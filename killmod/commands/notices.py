@@ -40,7 +40,7 @@ def notices(
     speaker: Speaker,
 ) -> None:
     """重发站内短信：按游戏文件里现在的身份，给存活的玩家（替补接替的座位给替补本人），
-    写进私密文件夹（新文件，不覆盖已有的）；--send 把还没收到这一条的发到他的 uid。"""
+    写进私密文件夹（新文件，不覆盖已有的）；--send 不写文件，把还没收到这一条的发到他的 uid。"""
     from killmod.deal import current_notices, notice_stem
     from killmod.store import Game
 
@@ -48,12 +48,13 @@ def notices(
         board = board_of(game, board_url) if send else None
         texts = current_notices(game, seats, templates)
         roster = game.roster()
-        named = {
-            outputs.free_name(f"{notice_stem(roster.seat(seat))}-again"): text
-            for seat, text in texts.items()
-        }
-        outputs.secrets(named, f"重发的站内短信（{len(named)} 份）")
-        if board:
+        if board is None:
+            named = {
+                outputs.free_name(f"{notice_stem(roster.seat(seat))}-again"): text
+                for seat, text in texts.items()
+            }
+            outputs.secrets(named, f"重发的站内短信（{len(named)} 份）")
+        else:
             deal = game.events("deal")
             step = deal[-1].step if deal else None
             send_after(game, speaker, board, notices_for(game, texts, "重发", step=step))

@@ -97,9 +97,15 @@ class Speaker:
         self.printed.append(text)
         return text
 
-    def confirm(self, shown: str, question: str, undone: str = "什么也没有发出") -> bool:
+    def confirm(
+        self,
+        shown: str,
+        question: str,
+        undone: str = "什么也没有发出",
+        later: str = "确认无误后加 --yes 再运行",
+    ) -> bool:
         """``shown`` on stderr, then the judge's yes: ``--yes``, or typed on a terminal;
-        without either, ``undone`` says what did not happen."""
+        without either, ``undone`` says what did not happen and ``later`` how to do it."""
         click.echo(shown, err=True)
         if self.yes:
             return True
@@ -111,7 +117,7 @@ class Speaker:
                 return True
             click.echo(f"已取消，{undone}。", err=True)
             return False
-        click.echo(f"{undone}：确认无误后加 --yes 再运行。", err=True)
+        click.echo(f"{undone}：{later}。", err=True)
         return False
 
 
@@ -230,9 +236,12 @@ def board_of(game, board_url: str | None, what: str = "发站内短信") -> str:
     return board
 
 
-def send_after(game, speaker: Speaker, board: str, notices: list) -> None:
+def send_after(
+    game, speaker: Speaker, board: str, notices: list, *, later: str | None = None
+) -> None:
     """Send ``notices`` (``killmod.sending.Notice``) by 站内短信 on ``board``, once each,
-    after the judge confirms; what was sent is named on stderr (never what it says)."""
+    after the judge confirms (``later``: how to send them when he does not); what was sent
+    is named on stderr (never what it says)."""
     from killmod.sending import Plan, Sent, send_notices
 
     def confirm(plan: Plan) -> bool:
@@ -245,6 +254,8 @@ def send_after(game, speaker: Speaker, board: str, notices: list) -> None:
             f"每人只发自己的一条，论坛已核对每个 uid 的名字：{whom}。"
             f"每条间隔至少 {plan.interval:g} 秒（约 {minutes:.1f} 分钟）。{before}"
         )
+        if later:
+            return speaker.confirm(shown, "发出？", later=later)
         return speaker.confirm(shown, "发出？")
 
     total = len(notices)

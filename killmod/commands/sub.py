@@ -57,4 +57,8 @@ def sub(
         note(f"{seat}号：{name} 接替 {old}，身份不变。")
         if board:
             texts = current_notices(game, (seat,), templates)
-            send_after(game, speaker, board, notices_for(game, texts, "替补"))
+            later = (
+                f"替补已经记录，确认无误后用 killmod notices --seat {seat} --send "
+                f"--board {board} --yes 发出"
+            )
+            send_after(game, speaker, board, notices_for(game, texts, "替补"), later=later)
