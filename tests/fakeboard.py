@@ -18,7 +18,9 @@ without ``page`` shows its last page.
 
 ``stall`` holds the answer to the next form the board accepted for that many seconds (the
 post is made, the answer comes too late); ``lose_next`` loses that many forms on the way
-(no answer, nothing made); ``expire_formhash`` gives a member a new formhash each time he
+(no answer, nothing made); ``refuse_next`` refuses the next form with these words (as
+the board words a refusal the tests cannot otherwise bring about: a session that ended
+between the page and the form); ``expire_formhash`` gives a member a new formhash each time he
 is shown a page (the one the page carries is stale by the time the form comes); ``clock``
 is the board's monotonic clock for flood control (a test may advance it); ``now`` its
 wall clock for the times it shows.
@@ -106,6 +108,7 @@ class FakeBoard:
     stall: float = 0.0
     lose_next: int = 0
     expire_formhash: bool = False
+    refuse_next: str | None = None
     members: dict[int, Member] = field(default_factory=dict)
     threads: dict[int, BoardThread] = field(default_factory=dict)
     letters: list[Letter] = field(default_factory=list)
@@ -312,6 +315,9 @@ class FakeBoard:
         key = "fastpost"
         if self._lost():
             return Response(504, {"Content-Type": "text/plain"}, b"")
+        if self.refuse_next:
+            said, self.refuse_next = self.refuse_next, None
+            return self._xml(_error(key, said))
         held = self.threads.get(int(query.get("tid", "0") or 0))
         if viewer is None:
             if form.get("formhash") != GUEST_FORMHASH:
@@ -387,6 +393,9 @@ class FakeBoard:
         key = f"showmsg_{uid}"
         if self._lost():
             return Response(504, {"Content-Type": "text/plain"}, b"")
+        if self.refuse_next:
+            said, self.refuse_next = self.refuse_next, None
+            return self._xml(_error(key, said))
         if viewer is None or form.get("formhash") != viewer.formhash:
             message = PM_SYSTEM_ERROR if viewer is None else XSS_MESSAGE
             return system_error_page(message, charset=self.charset)

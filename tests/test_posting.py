@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from boardgames import GAME_TID, BoardGame, board_game
-from fakeboard import CLOSED, NO_PERMISSION, FakeBoard, log_in
+from fakeboard import CLOSED, NO_PERMISSION, NOT_LOGGED_IN, FakeBoard, log_in
 from gamefiles import JUDGE
 
 from killmod import outbox
@@ -184,6 +184,13 @@ def test_no_permission_is_refused(game: BoardGame):
     ):
         post(game)
     assert judge_posts(game) == []
+
+
+def test_a_session_ended_before_the_form_is_said_so(game: BoardGame):
+    game.board.refuse_next = NOT_LOGGED_IN
+    with pytest.raises(BoardRefused, match=f"「{NOT_LOGGED_IN}」——cookies 的登录已失效"):
+        post(game)
+    assert judge_posts(game) == [] and records(game)[-1].state == "failed"
 
 
 def test_a_bad_formhash_gets_the_system_error_page(game: BoardGame):

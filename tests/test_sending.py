@@ -154,6 +154,19 @@ def test_a_bad_formhash_stops_the_sending(game: BoardGame):
     assert game.board.letters == []
 
 
+def test_a_refused_message_stops_with_the_boards_words(game: BoardGame):
+    game.board.refuse_next = "对方设置了拒收站内短信"
+    notices = [Notice(1, "玩家1", uid(1), "你是 1 号。", None, "测试")]
+    options = BoardOptions(game.cookies, timeout=5, interval=0, sleep=lambda s: None)
+    with (
+        Game.open(game.db) as opened,
+        pytest.raises(BoardRefused, match="被论坛拒绝：「对方设置了拒收站内短信」"),
+    ):
+        send_notices(opened, game.game_url, notices, options, confirm=lambda p: True)
+    assert game.board.letters == []
+    assert pm_records(game)[1].state == "failed"
+
+
 def test_two_seats_with_one_uid_are_refused(game: BoardGame):
     notices = [
         Notice(1, "玩家1", uid(1), "一", None, "测试"),
