@@ -15,13 +15,13 @@ import json
 from datetime import datetime
 from typing import Any
 
-from killmod.announce import tally_json
 from killmod.errors import BadInput
 from killmod.gamestate import verdict_for
 from killmod.model import GameOver, GameWarning, Post, Recorded, TallyResult
 from killmod.redact import redact_url
 from killmod.rules import rule_set
 from killmod.store import Game, post_row
+from killmod.tallydoc import tally_json
 from killmod.thread import Thread
 from killmod.times import format_iso
 

@@ -24,10 +24,10 @@ from killmod.rules import rule_set
 from killmod.rulings import Ruling, load_rulings, resolve
 from killmod.settle import settle_times
 from killmod.thread import Thread, read_thread
-from scrapers.profile import Profile, load_profile
 
 if TYPE_CHECKING:
     from killmod.days import DayPlan
+    from scrapers.profile import Profile
 
 
 def tally(
@@ -65,12 +65,13 @@ def tally(
     the thread as read (``killmod.rulings.resolve``).
     """
     from killmod.days import plan_day, roster_plan
-    from killmod.store import Game
 
     opened = None
     if roster is None:
         if game is None:
             raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
+        from killmod.store import Game  # SQLite only with a game file
+
         opened = Game.open(Path(game))
         round_no = round_no or next_day(opened)
         roster = _state_before_day(opened, round_no, replacing=record and replace_record)
@@ -85,18 +86,25 @@ def tally(
         plan = plan_day(opened, round_no, phase=phase, recording=record, replacing=replacing)
     if isinstance(rulings, str | Path):
         rulings = load_rulings(Path(rulings))
-    if profile is not None and not isinstance(profile, Profile):
-        profile = load_profile(Path(profile))
+    if profile is not None:
+        from scrapers.profile import Profile, load_profile
+
+        if not isinstance(profile, Profile):
+            profile = load_profile(Path(profile))
     tz = ZoneInfo(roster.timezone)
+    options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time)
+    needed = edits_needed(roster, deadline, round_no=round_no or 1, options=options, plan=plan)
     with Fetcher(fetching or FetchOptions(jobs=jobs)) as fetcher:
-        thread = read_thread(source, tz=tz, forum=forum, profile=profile, fetcher=fetcher)
+        thread = read_thread(
+            source, tz=tz, forum=forum, profile=profile, fetcher=fetcher, edits=needed
+        )
         deadline = resolve_deadline(deadline, thread, tz)
         thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
     seen = _recorded_floors(opened, round_no) if opened is not None else None
     if seen is None:
         seen = [(post.pid, post.floor) for post in thread.posts]
     ruled = tuple(resolve(rulings or (), seen).values())
-    options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time, rulings=ruled)
+    options = replace(options, rulings=ruled)
     result = tally_thread(
         thread, roster, deadline=deadline, round_no=round_no or 1, options=options, plan=plan
     )
@@ -125,7 +133,9 @@ def tally_thread(
     name, who is silenced, how posts are read, and what the count leads to.
     """
     deadline = resolve_deadline(deadline, thread, ZoneInfo(roster.timezone))
-    source = Source(redact_url(thread.source), thread.title, thread.pages, len(thread.posts))
+    source = Source(
+        redact_url(thread.source), thread.title, thread.pages, len(thread.posts), thread.views
+    )
     result = count_votes(
         thread.posts,
         roster,
@@ -139,6 +149,50 @@ def tally_thread(
     )
     result = plan.settle(result) if plan else result
     return _note_settled(result, set(thread.settled))
+
+
+# Verdicts the tally gives before it looks at an edit (``killmod.count``): such a post is
+# rejected whether or not it was edited.  Every other post's edits may change the count.
+_DECIDED_BEFORE_EDITS = frozenset(
+    {
+        "judge",
+        "not_player",
+        "replaced",
+        "dead",
+        "ignored",
+        "earlier_vote",
+        "late",
+        "time_ambiguous",
+        "proxy",
+        "no_vote",
+        "ambiguous",
+        "unknown_target",
+        "invalid_target",
+    }
+)
+
+
+def edits_needed(
+    roster: Roster,
+    deadline: str | datetime,
+    *,
+    round_no: int,
+    options: TallyOptions,
+    plan: DayPlan | None,
+) -> Callable[[tuple[Post, ...]], list[int]]:
+    """Which posts' edits the tally needs, from the posts as read (their edits not yet
+    known): the ballots it would count or supersede — a post it rejects for another reason
+    is rejected, edited or not (``killmod.plan`` reads the edit notices of these only)."""
+
+    def needed(posts: tuple[Post, ...]) -> list[int]:
+        thread = Thread("", None, 1, posts, "")
+        unruled = replace(options, rulings=())  # a ruling only ever skips the edit check
+        result = tally_thread(
+            thread, roster, deadline=deadline, round_no=round_no, options=unruled, plan=plan
+        )
+        return [v.pid for v in result.verdicts if v.verdict not in _DECIDED_BEFORE_EDITS]
+
+    return needed
 
 
 def resolve_deadline(deadline: str | datetime, thread: Thread, tz: ZoneInfo) -> datetime:

@@ -1,8 +1,9 @@
 """The watch use case: follow a vote thread until the deadline, then give the final count.
 
-Every ``every`` seconds the thread is read again — the pages before the last one known
-from the cache, the rest from the board (``--refresh``: everything on the first read) —
-and tallied; an update is given whenever a new
+Every ``every`` seconds the thread is read again — from the mobile API, only its last
+page (``killmod.plan.poll``: the new posts, whose edits are not looked at until the final
+count); else the pages before the last one known from the cache, the rest from the board
+(``--refresh``: everything on the first read) — and tallied; an update is given whenever a new
 ballot arrived.  At the deadline plus ``grace`` the thread is tallied as ``killmod tally``
 does (every page afresh, times in the deadline's minute settled) for the final update.
 The clock is injected (``now``, ``sleep``), so the loop runs in tests without waiting.
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo
 
 from killmod.count import TallyOptions
@@ -22,12 +23,15 @@ from killmod.days import DayPlan, plan_day, roster_plan
 from killmod.errors import BadInput, TallyFailed
 from killmod.fetch import Fetcher, FetchOptions
 from killmod.model import Roster, TallyResult, Verdict
+from killmod.plan import poll
 from killmod.roster import load_roster
-from killmod.tallying import next_day, resolve_deadline, tally, tally_thread
-from killmod.thread import read_thread
-from scrapers.profile import Profile, load_profile
+from killmod.tallying import edits_needed, next_day, resolve_deadline, tally, tally_thread
+from killmod.thread import Thread, read_thread
 
 BALLOTS = ("counted", "superseded")
+
+if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
+    from scrapers.profile import Profile
 
 
 @dataclass(frozen=True)
@@ -75,19 +79,34 @@ def watch(
     """
     from_game = roster is None
     roster, round_no, plan = _day(roster, game, round_no)
-    if profile is not None and not isinstance(profile, Profile):
-        profile = load_profile(Path(profile))
+    if profile is not None:
+        from scrapers.profile import Profile, load_profile
+
+        if not isinstance(profile, Profile):
+            profile = load_profile(Path(profile))
     tz = ZoneInfo(roster.timezone)
     fetching = fetching or FetchOptions()
+    needed = edits_needed(
+        roster, deadline, round_no=round_no, options=options or TallyOptions(), plan=plan
+    )
     seen: frozenset[int] | None = None
     end: datetime | None = None
+    thread: Thread | None = None
     with Fetcher(replace(fetching, refresh=False)) as fetcher:
         while end is None or now() < end:
             # --refresh: the first read takes nothing from the cache.
             tail = end is not None or not fetching.refresh
             try:
-                thread = read_thread(
-                    source, tz=tz, forum=forum, profile=profile, fetcher=fetcher, tail=tail
+                # A thread read from the mobile API is followed on its last page alone.
+                followed = poll(thread, fetcher, tz=tz) if thread is not None else None
+                thread = followed or read_thread(
+                    source,
+                    tz=tz,
+                    forum=forum,
+                    profile=profile,
+                    fetcher=fetcher,
+                    tail=tail,
+                    edits=needed,
                 )
             except TallyFailed as error:
                 if end is None:

@@ -81,9 +81,7 @@ def tally(
     fetching,
 ) -> None:
     """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
-    from killmod.announce import public_tally_json, render_game_over, render_tally, tally_json
     from killmod.rules import rule_set
-    from killmod.store import Game
     from killmod.tallying import tally as run_tally
 
     result = run_tally(
@@ -103,12 +101,20 @@ def tally(
         fetching=fetching,
     )
     rules = rule_set(result.rules)
+    # Each output imports what it needs only (no Jinja2 for JSON, no SQLite without a game).
     if fmt == "json":
+        from killmod.tallydoc import public_tally_json, tally_json
+
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
         post(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
     else:
+        from killmod.announce import render_tally
+
         post(render_tally(result, fmt, rules, templates))
     if result.recorded and result.recorded.winner:
+        from killmod.announce import render_game_over
+        from killmod.store import Game
+
         roster = Game.open(db_path).roster()
         post(render_game_over(result.recorded.winner, roster, templates))
     judge_notes(result, templates, print_secrets=print_secrets and fmt != "json")
@@ -118,13 +124,19 @@ def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: b
     """The tally's notes for the judge on stderr (times to the minute, slips of the pen,
     how many posts a hidden effect left uncounted); with ``--print-secrets`` whose posts
     those are, on stdout after the post."""
-    from killmod.announce import render_private, render_public
     from killmod.views import tally_notes_view, tally_secrets_view
 
-    notes = render_public("tally.notes.text.j2", templates, tally_notes_view(result))
-    if notes.strip():
-        note(notes)
+    view = tally_notes_view(result)
+    # The bundled notes say nothing when there is nothing to note: no template to render.
+    if templates is not None or view.values["flags"] or view.values["hidden"]:
+        from killmod.announce import render_public
+
+        notes = render_public("tally.notes.text.j2", templates, view)
+        if notes.strip():
+            note(notes)
     if print_secrets:
+        from killmod.announce import render_private
+
         secrets = render_private("tally.private.j2", templates, tally_secrets_view(result))
         if secrets.strip():
             post("\n" + secrets)
