@@ -11,19 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from killmod.count import Scope
 from killmod.errors import BadInput
-from killmod.flows.base import Flow, OutPlay
 from killmod.gamestate import flow_of, last_stage, next_stage, state_for
-from killmod.lottery import refuse_if_over
 from killmod.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
-from killmod.record import already_recorded, check_win
-from killmod.rules.r10 import KNIFE, PASS, KnifeCount
-from killmod.store import Game
 from killmod.times import format_iso
 from killmod.votes import BallotReader, KnifeReader
+
+if TYPE_CHECKING:  # a tally from a roster file loads no game file, no 1.0 rules
+    from killmod.flows.base import Flow, OutPlay
+    from killmod.rules.r10 import KnifeCount
+    from killmod.store import Game
 
 PHASES = {"vote": "投票", "point": "指认", "knife": "动刀"}
 
@@ -70,6 +70,8 @@ class DayPlan:
 
     def _knife(self, result: TallyResult) -> KnifeCount:
         """动刀 ballots (a vote on the defender) and 过 (an abstain) against the threshold."""
+        from killmod.rules.r10 import KNIFE, PASS
+
         ballots = {
             b.seat: KNIFE if b.kind == "vote" else PASS
             for b in result.ballots
@@ -98,6 +100,8 @@ def plan_day(
     Recording a round whose day is over needs ``replacing``; counting it again
     without recording counts its last vote with no state to go on.
     """
+    from killmod.record import already_recorded
+
     existing = game.tally_record(round_no) if replacing else None
     without = existing["id"] if existing else None
     current = state_for(game, without_tally=without)
@@ -153,6 +157,9 @@ def record_suicide(game: Game, seat: int, round_no: int, at: datetime) -> Suicid
     follows; at any other time he gives up (放弃游戏) and the pointing starts
     again from him, its posts counted after ``at``.
     """
+    from killmod.lottery import refuse_if_over
+    from killmod.record import check_win
+
     with game.transaction():
         refuse_if_over(game)
         current = state_for(game)

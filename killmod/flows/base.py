@@ -22,7 +22,7 @@ from killmod.rules.policy import KILLER
 if TYPE_CHECKING:  # the rule modules load with their flows, not with every command
     from killmod.rules.r10 import KnifeCount
     from killmod.rules.variants import Notice
-from killmod.store import Event
+    from killmod.store import Event
 
 # The night options that name one seat (``check`` and ``guard`` hold several).
 SEAT_OPTIONS = ("kill", "butterfly", "snipe", "inject", "silence", "pact", "possess")

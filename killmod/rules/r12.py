@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from killmod.errors import BadInput
 from killmod.model import GameOver
 from killmod.rules.policy import TallyPolicy
-from killmod.rules.r10 import deal_roles
 
 NAME = "1.2"
 PLAYERS = 16
@@ -102,6 +101,8 @@ def table() -> list[dict]:
 
 def deal(seats: Iterable[int], rng: random.Random) -> dict:
     """Roles by seat: the 16 cards shuffled with ``rng``."""
+    from killmod.rules.r10 import deal_roles  # shared dealing: 1.0 loads only when dealing
+
     order = sorted(set(seats))
     return deal_roles(order, role_table(len(order)), rng)
 
