@@ -26,6 +26,7 @@ from gamethread import (
 from pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
+    SHANGHAI,
     FakePost,
     Response,
     big_roster_toml,
@@ -321,3 +322,43 @@ def test_a_changed_page_is_parsed_again(serve_site, roster, monkeypatch):
     doc = counted(tally(base + VIEWTHREAD, roster))
     assert len(calls) == 1
     assert [v["fragment"] for v in doc["verdicts"] if v["author"] == "Tommy"][-1] != "7号"
+
+
+# --- following a thread, and what a view applies to ---------------------------------------------
+
+
+def test_a_poll_reads_the_apis_last_page_and_a_deletion_means_reading_again(serve_site):
+    from killmod.fetch import Fetcher, FetchOptions
+    from killmod.plan import poll
+    from killmod.thread import read_thread
+
+    thread = replace(demo_thread(), keeps_positions=False, positions_dropped=True)
+    thread.posts = [post for post in thread.posts if not post.deleted]
+    base = serve_site(whole_board(thread))
+    with Fetcher(FetchOptions(delay=0)) as fetcher:
+        first = read_thread(base + VIEWTHREAD, tz=SHANGHAI, fetcher=fetcher)
+        last = thread.posts[-1]
+        thread.posts.append(FakePost(99_001, "meer", 2000, last.posted_at, "投 7号"))
+        base.server.requests.clear()
+        followed = poll(first, fetcher, tz=SHANGHAI)
+        assert base.server.requests == [api_path(DEMO_TID, ppp=20, page=2)]
+        assert [post.pid for post in followed.posts][-1] == 99_001
+        assert followed.posts[:-1] == first.posts  # edits read before are kept
+        del thread.posts[3]  # a moderator deletes floor 4: every later floor moves up
+        assert poll(followed, fetcher, tz=SHANGHAI) is None
+
+
+def test_a_view_is_for_a_url_not_saved_pages(tmp_path, roster):
+    result = CliRunner().invoke(
+        main,
+        ["tally", str(tmp_path), "--roster", str(roster), "--deadline", "22:00", "--view", "api"],
+    )
+    assert result.exit_code == 2 and "只用于论坛网址" in result.stderr
+
+
+def test_view_api_on_another_board_is_bad_usage(serve_site, roster):
+    from pagebuilder_dz72 import dz72_site
+
+    base = serve_site(dz72_site(demo_thread()))
+    result = tally(f"{base}/viewthread.php?tid={DEMO_TID}", roster, "--view", "api")
+    assert result.exit_code == 2 and "只用于 Discuz! X 的帖子网址" in result.stderr
