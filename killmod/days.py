@@ -9,21 +9,22 @@ the tally counts: its stage, whom it may name, who is silenced, since when;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from killmod.count import Scope
 from killmod.errors import BadInput
-from killmod.gamestate import flow_of, last_stage, next_stage, state_for
+from killmod.gamestate import flow_of, last_stage, next_stage, round_votes, state_for
 from killmod.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
 from killmod.times import format_iso
-from killmod.votes import BallotReader, KnifeReader
+from killmod.votes import POINT, BallotReader, KnifeReader
 
 if TYPE_CHECKING:  # a tally from a roster file loads no game file, no 1.0 rules
     from killmod.flows.base import Flow, OutPlay
     from killmod.rules.r10 import KnifeCount
-    from killmod.store import Game
+    from killmod.store import Delivery, Game
 
 PHASES = {"vote": "投票", "point": "指认", "knife": "动刀"}
 
@@ -34,22 +35,26 @@ class DayPlan:
 
     ``state`` is None when there is none to go on (a roster file, or a finished
     day counted again without recording): the count then says nothing of what
-    follows, except a knife phase's count.
+    follows, except a knife phase's count. ``leave`` are the recorded days of
+    leave by seat (of the seat's current holder).
     """
 
     flow: Flow
     stage: Stage
     state: Any = None
+    leave: Mapping[int, frozenset[date]] = field(default_factory=dict)
 
     def scope(self) -> Scope:
-        """Who has no ballot, whom the vote may name, and since when it runs."""
+        """Who has no ballot, whom the vote may name, since when it runs, who is on leave."""
         silenced = self.flow.silenced(self.state) if self.state is not None else frozenset()
-        return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened)
+        return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened, self.leave)
 
     def reader(self, roster: Roster) -> BallotReader | KnifeReader:
-        """The knife phase reads 动刀/过 on the defender; every other vote reads ballots."""
+        """The knife phase reads 动刀/杀/过 on the defender; the pointing reads 指认 too."""
         if self.stage.phase == "knife":
             return KnifeReader(self.stage.defender)
+        if self.stage.phase == "point":
+            return BallotReader(roster, POINT)
         return BallotReader(roster)
 
     def settle(self, result: TallyResult) -> TallyResult:
@@ -108,10 +113,36 @@ def plan_day(
     stage = next_stage(current.flow, game, round_no, without_tally=without)
     if stage is None:
         if recording:
+            _refuse_if_decided(game, current.flow, round_no)
             row = game.tally_record(round_no)
             raise already_recorded(f"第 {round_no} 轮的投票", row["recorded_at"] if row else None)
         return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
-    return _checked(DayPlan(current.flow, stage, current.state), phase)
+    leave = leave_days(game, current.roster)
+    return _checked(DayPlan(current.flow, stage, current.state, leave), phase)
+
+
+def _refuse_if_decided(game: Game, flow: Flow, round_no: int) -> None:
+    """A day the judge's decision took the place of the vote (X 认匪) has no vote to record."""
+    votes = round_votes(game, round_no)
+    if votes and votes[-1].kind == "out" and votes[-1].data.get("ends_day"):
+        decision = votes[-1]
+        words = flow.judge_outs[decision.data["reason"]].words
+        raise BadInput(
+            f"第 {round_no} 轮的白天已由法官判定结束（{decision.seat}号{words}，不用投票出局），"
+            "没有投票要记录。"
+        )
+
+
+def leave_days(game: Game, roster: Roster) -> dict[int, frozenset[date]]:
+    """Each seat's recorded days of leave, of the player who holds the seat now."""
+    from killmod.lurkers import leaves
+
+    days: dict[int, set[date]] = {}
+    for leave in leaves(game):
+        player = roster.seat(leave.seat)
+        if player is not None and player.name == leave.name:
+            days.setdefault(leave.seat, set()).add(leave.day)
+    return {seat: frozenset(held) for seat, held in days.items()}
 
 
 def roster_plan(roster: Roster, phase: str | None) -> DayPlan:
@@ -149,19 +180,31 @@ class Suicide:
     winner: GameOver | None
 
 
-def record_suicide(game: Game, seat: int, round_no: int, at: datetime) -> Suicide:
+def record_suicide(
+    game: Game,
+    seat: int,
+    round_no: int | None,
+    at: datetime,
+    *,
+    deliver: Callable[[Suicide], Delivery] | None = None,
+) -> Suicide:
     """注意事项 f), g): a killer shows his card and kills himself during the day of ``round_no``.
 
-    Decision (docs/rules/2.0.md, “In the commands”): it is in his own defence
-    when the round's next vote is the knife on him — the day ends and the night
-    follows; at any other time he gives up (放弃游戏) and the pointing starts
-    again from him, its posts counted after ``at``.
+    ``round_no`` is the day going on (None: the game file's).  Decision (docs/rules/2.0.md,
+    “In the commands”): it is in his own defence when the round's next vote is the knife
+    on him — the day ends and the night follows; at any other time he gives up (放弃游戏)
+    and the pointing starts again from him, its posts counted after ``at``.
     """
-    from killmod.lottery import refuse_if_over
+    from killmod.guards import next_day, refuse_if_over
     from killmod.record import check_win
 
-    with game.transaction():
+    with game.transaction(kind="suicide") as step:
         refuse_if_over(game)
+        today = next_day(game)
+        if round_no is not None and round_no != today:
+            raise BadInput(f"正在进行的是第 {today} 轮的白天，不是第 {round_no} 轮。")
+        round_no = today
+        step.describe(f"第 {round_no} 轮 {seat}号 亮牌自杀", round_no=round_no)
         current = state_for(game)
         stage = next_stage(current.flow, game, round_no)
         if stage is None:
@@ -181,4 +224,7 @@ def record_suicide(game: Game, seat: int, round_no: int, at: datetime) -> Suicid
         )
         game.record(round_no, "death", seat, {"how": "suicide", "suicide_id": event_id})
         winner = check_win(game, round_no, {"suicide_id": event_id})
-    return Suicide(round_no, seat, defending, replace(play, next=following), winner)
+        done = Suicide(round_no, seat, defending, replace(play, next=following), winner)
+        if deliver is not None:
+            step.deliver(deliver(done))
+    return done

@@ -274,6 +274,7 @@ class Recorded:
     snapshot: str
     winner: GameOver | None = None
     replaced: int | None = None
+    early: bool = False
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,10 @@ class DayStep:
 
 @dataclass(frozen=True)
 class TallyResult:
-    """Everything a tally decided, in the shape of DESIGN §5."""
+    """Everything a tally decided, in the shape of the ``killmod.tally/1`` document (README).
+
+    ``excused`` are the non-voters not warned because they were on leave (1.2 请假).
+    """
 
     rules: str
     round: int
@@ -360,3 +364,5 @@ class TallyResult:
     roster: Roster
     recorded: Recorded | None = None
     day: DayStep | None = None
+    excused: tuple[int, ...] = ()
+    early: bool = False  # counted before its deadline

@@ -6,9 +6,28 @@ from dataclasses import dataclass
 
 from killmod.days import PHASES
 from killmod.flows.base import Flow
-from killmod.gamestate import day_goes_on, flow_of, next_stage
+from killmod.gamestate import day_goes_on, day_rounds, flow_of, next_stage
 from killmod.model import GameOver, Roster
 from killmod.store import Event, Game
+
+
+@dataclass(frozen=True)
+class LeaveDay:
+    """A recorded day of leave, as status shows it."""
+
+    seat: int
+    name: str
+    day: str
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A recorded violation and the kind of its penalty, as status shows it."""
+
+    round: int | None
+    seat: int
+    name: str
+    penalty: str
 
 
 @dataclass(frozen=True)
@@ -22,13 +41,15 @@ class Status:
     pending_lottery: int | None
     skipped: tuple[str, ...]
     next_step: str
+    leaves: tuple[LeaveDay, ...] = ()
+    penalties: tuple[Violation, ...] = ()
 
 
 def game_status(game: Game) -> Status:
     """Read the events and say where the game stands."""
     events = game.events()
     nights = {e.round for e in events if e.kind == "night"}
-    days = {e.round for e in events if e.kind == "day"}
+    days = day_rounds(game)
     round_no = max(nights | days, default=0)
     over = [e for e in events if e.kind == "game_over"]
     roster = game.roster()
@@ -53,6 +74,14 @@ def game_status(game: Game) -> Status:
             bool(over),
             dealt,
             following,
+        ),
+        leaves=tuple(
+            LeaveDay(e.seat, e.data["name"], e.data["day"]) for e in events if e.kind == "leave"
+        ),
+        penalties=tuple(
+            Violation(e.round, e.seat, e.data["name"], e.data["penalty"])
+            for e in events
+            if e.kind == "violation"
         ),
     )
 

@@ -43,8 +43,11 @@ if TYPE_CHECKING:
     from killmod.lurkers import LurkerReport
     from killmod.night import Night
     from killmod.nights import SetNight
+    from killmod.outs import JudgeDecision
+    from killmod.rules.policy import TallyPolicy
     from killmod.rules.variants import Notice
     from killmod.status import Status
+    from killmod.undo import Undone
     from killmod.watch import Update
 
 # A silenced (V4.0 癫狂) player's ballot, shown publicly: not counted, no reason given.
@@ -111,6 +114,7 @@ class PublicTally:
     verdicts: tuple[Verdict, ...]
     recorded: Recorded | None = None
     day: DayStep | None = None
+    early: bool = False  # counted before its deadline (the post says so)
 
 
 @dataclass(frozen=True)
@@ -197,6 +201,7 @@ def public_tally(result: TallyResult) -> PublicTally:
         verdicts=tuple(public_verdict(v) for v in result.verdicts),
         recorded=result.recorded,
         day=result.day,
+        early=result.early,
     )
 
 
@@ -205,7 +210,16 @@ def public_tally(result: TallyResult) -> PublicTally:
 
 def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
     """The tally templates (announcement, audit): the public tally, names by seat, the
-    announced camps, the rule set's tally policy and what the vote leads to (``day``)."""
+    announced camps, the rule set's tally policy and what the vote leads to (``day``).
+
+    ``listed`` are the rejected posts the announcement lists: a post with no vote in
+    it only where the rule set calls it a violation (1.2 二.5). ``excused`` are the
+    non-voters on leave (counted, not warned). ``zhashi_until`` is the end of the
+    voted-out player's 诈尸 window where the set has one (1.2): 24 hours from the
+    deadline, the vote's announcement.
+    """
+    policy = rules.TALLY_POLICY
+    zhashi = getattr(rules, "ZHASHI", None)
     history: dict[int, list] = {}
     tally = public_tally(result)
     for verdict in tally.verdicts:
@@ -220,10 +234,19 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
             "history": history,
             "non_voters": [b for b in result.ballots if b.kind == "self"],
             "warnings": {warning.seat: warning for warning in result.warnings},
-            "policy": rules.TALLY_POLICY,
+            "policy": policy,
             "silences": getattr(rules, "SILENCES_VOTERS", False),
             "day": result.day,
             "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
+            "listed": [
+                r for r in result.rejected if r.reason != "no_vote" or r.reason in policy.violations
+            ],
+            "excused": set(result.excused),
+            "zhashi_until": (
+                result.deadline + zhashi
+                if zhashi is not None and result.outcome.kind == "eliminated"
+                else None
+            ),
             "blocked": {v.pid for v in result.verdicts if "banned" in v.notes},
         }
     )
@@ -297,6 +320,13 @@ def status_view(state: Status) -> PublicView:
     return PublicView({"status": status})
 
 
+def undo_view(done: Undone) -> PublicView:
+    """What an undo voided (titles and effects written without secrets) and the game's
+    state after it, as ``status`` shows it."""
+    status = replace(done.status, roster=public_roster(done.status.roster))
+    return PublicView({"undone": replace(done, status=status)})
+
+
 def rules_view(
     rows: list[dict], summary: list[str], code: bool, lose_conditions: dict
 ) -> PublicView:
@@ -325,6 +355,29 @@ def suicide_view(done: Suicide, roster: Roster) -> PublicView:
     return PublicView({"suicide": suicide, "names": names(roster)})
 
 
+@dataclass(frozen=True)
+class PublicDecision:
+    """The judge's own decision (``killmod out``) as everyone may see it: who, the rule's
+    words, the judge's note, who is out, what the rule set shows, the rule text's posts."""
+
+    round: int
+    seat: int
+    words: str
+    note: str | None
+    out: tuple[int, ...]
+    shown: tuple[tuple[int, str], ...]
+    posts: tuple[str, ...]
+
+
+def decision_view(done: JudgeDecision, roster: Roster) -> PublicView:
+    """The judge's decision: the rule text's posts (what the set shows), never the game's state."""
+    play = done.play
+    decision = PublicDecision(
+        done.round, done.seat, done.words, done.note, play.out, play.shown, play.posts
+    )
+    return PublicView({"decision": decision, "names": names(roster)})
+
+
 def lurkers_view(report: LurkerReport) -> PublicView:
     """The lurking check: posts per living player, lurkers, the warnings recorded."""
     return PublicView({"report": replace(report, source=redact_url(report.source))})
@@ -340,8 +393,11 @@ def audit_view(found: Audit) -> PublicView:
     return PublicView({"audit": replace(found, game_thread=check)})
 
 
-def watch_view(update: Update, left: int, until_final: int, every: int) -> PublicView:
-    """One update of ``killmod watch``: the running count, or a failed read."""
+def watch_view(
+    update: Update, left: int, until_final: int, every: int, policy: TallyPolicy | None
+) -> PublicView:
+    """One update of ``killmod watch``: the running count, or a failed read; ``policy``
+    is the rule set's tally policy (whether a non-voter will count as a self vote)."""
     result = update.result
     public = replace(
         update,
@@ -357,6 +413,7 @@ def watch_view(update: Update, left: int, until_final: int, every: int) -> Publi
             "left": left,
             "until_final": until_final,
             "every": every,
+            "policy": policy,
         }
     )
 

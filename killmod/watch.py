@@ -3,8 +3,8 @@
 Every ``every`` seconds the thread is read again — from the mobile API, only its last
 page (``killmod.plan.poll``: the new posts, whose edits are not looked at until the final
 count); else the pages before the last one known from the cache, the rest from the board
-(``--refresh``: everything on the first read) — and tallied; an update is given whenever a new
-ballot arrived.  At the deadline plus ``grace`` the thread is tallied as ``killmod tally``
+(``--refresh``: everything on the first read) — and tallied; an update is given whenever a
+new ballot arrived.  At the deadline plus ``grace`` the thread is tallied as ``killmod tally``
 does (every page afresh, times in the deadline's minute settled) for the final update.
 The clock is injected (``now``, ``sleep``), so the loop runs in tests without waiting.
 """
@@ -22,16 +22,18 @@ from killmod.count import TallyOptions
 from killmod.days import DayPlan, plan_day, roster_plan
 from killmod.errors import BadInput, TallyFailed
 from killmod.fetch import Fetcher, FetchOptions
+from killmod.guards import next_day
 from killmod.model import Roster, TallyResult, Verdict
 from killmod.plan import poll
 from killmod.roster import load_roster
-from killmod.tallying import edits_needed, next_day, resolve_deadline, tally, tally_thread
+from killmod.tallying import edits_needed, resolve_deadline, tally, tally_thread
 from killmod.thread import Thread, read_thread
+from scrapers.profile import Profile, load_profile
+
+if TYPE_CHECKING:
+    from killmod.store import Game as OpenGame
 
 BALLOTS = ("counted", "superseded")
-
-if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
-    from scrapers.profile import Profile
 
 
 @dataclass(frozen=True)
@@ -78,19 +80,53 @@ def watch(
     is reported and the watch goes on.
     """
     from_game = roster is None
-    roster, round_no, plan = _day(roster, game, round_no)
-    if profile is not None:
-        from scrapers.profile import Profile, load_profile
+    from killmod.store import Game
 
-        if not isinstance(profile, Profile):
-            profile = load_profile(Path(profile))
+    with Game.using(game if from_game else None) as opened:
+        yield from _watch(
+            source,
+            deadline=deadline,
+            roster=roster,
+            game=opened,
+            round_no=round_no,
+            options=options,
+            forum=forum,
+            profile=profile,
+            fetching=fetching,
+            every=every,
+            grace=grace,
+            now=now,
+            sleep=sleep,
+        )
+
+
+def _watch(
+    source: str,
+    *,
+    deadline: str | datetime,
+    roster: Roster | str | Path | None,
+    game: OpenGame | None,
+    round_no: int | None,
+    options: TallyOptions | None,
+    forum: str | None,
+    profile: Profile | str | Path | None,
+    fetching: FetchOptions | None,
+    every: float,
+    grace: float,
+    now: Callable[[], datetime],
+    sleep: Callable[[float], None],
+) -> Iterator[Update]:
+    from_game = roster is None
+    roster, round_no, plan = _day(roster, game, round_no)
+    if profile is not None and not isinstance(profile, Profile):
+        profile = load_profile(Path(profile))
     tz = ZoneInfo(roster.timezone)
     fetching = fetching or FetchOptions()
+    seen: frozenset[int] | None = None
+    end: datetime | None = None
     needed = edits_needed(
         roster, deadline, round_no=round_no, options=options or TallyOptions(), plan=plan
     )
-    seen: frozenset[int] | None = None
-    end: datetime | None = None
     thread: Thread | None = None
     with Fetcher(replace(fetching, refresh=False)) as fetcher:
         while end is None or now() < end:
@@ -141,12 +177,13 @@ def watch(
         forum=forum,
         profile=profile,
         fetching=fetching,
+        now=now(),
     )
     yield Update("final", now().astimezone(tz), final.deadline, final)
 
 
 def _day(
-    roster: Roster | str | Path | None, game: str | Path | None, round_no: int | None
+    roster: Roster | str | Path | None, game: OpenGame | None, round_no: int | None
 ) -> tuple[Roster, int, DayPlan]:
     """The seats, the round and the vote to count: from the roster, else the game file."""
     if roster is not None:
@@ -155,12 +192,9 @@ def _day(
         return roster, round_no or 1, roster_plan(roster, None)
     if game is None:
         raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
-    from killmod.store import Game
-
-    opened = Game.open(Path(game))
-    round_no = round_no or next_day(opened)
-    plan = plan_day(opened, round_no, phase=None, recording=False, replacing=False)
-    return opened.roster(), round_no, plan
+    round_no = round_no or next_day(game)
+    plan = plan_day(game, round_no, phase=None, recording=False, replacing=False)
+    return game.roster(), round_no, plan
 
 
 def _ballots(result: TallyResult) -> frozenset[int]:

@@ -7,11 +7,13 @@ import os
 import re
 import sqlite3
 import stat
+from dataclasses import replace as dataclass_replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, demo_thread, discuz_x_site
+from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, FakeThread, demo_thread, discuz_x_site
 
 from killmod.cli import main
 from killmod.store import Game
@@ -19,6 +21,24 @@ from killmod.store import Game
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PAGES = str(ROOT / "examples" / "day1")
 DEADLINE = ["--deadline", "2019-05-12 22:00"]
+NEXT_DEADLINE = ["--deadline", "2019-05-13 22:00"]
+
+
+def next_day_thread() -> FakeThread:
+    """The demo vote thread a day later: the next round's vote, with the same ballots."""
+    thread = demo_thread()
+    day = timedelta(days=1)
+    posts = [
+        dataclass_replace(
+            post,
+            pid=post.pid + 1000,
+            posted_at=post.posted_at + day,
+            edited_at=post.edited_at + day if post.edited_at else None,
+            quote=(post.quote[0], post.quote[1] + day, post.quote[2]) if post.quote else None,
+        )
+        for post in thread.posts
+    ]
+    return dataclass_replace(thread, posts=posts, now=thread.now + day)
 
 
 @pytest.fixture
@@ -237,12 +257,12 @@ def test_replace_keeps_the_old_record_voided_and_counts_on_the_state_before_it(g
 
 def test_warnings_carry_across_rounds_then_substitute_then_drown(game, serve_site):
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
-    url = f"{serve_site(discuz_x_site(demo_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
+    url = f"{serve_site(discuz_x_site(next_day_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
     doc = json.loads(
         run(
             "tally",
             url,
-            *DEADLINE,
+            *NEXT_DEADLINE,
             "--db",
             str(game),
             "--record",
@@ -265,10 +285,11 @@ def test_warnings_carry_across_rounds_then_substitute_then_drown(game, serve_sit
 
 def test_drowned_players_are_announced_with_their_camp_only(game, serve_site):
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
-    url = f"{serve_site(discuz_x_site(demo_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
+    url = f"{serve_site(discuz_x_site(next_day_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
     text = run(
-        "tally", url, *DEADLINE, "--db", str(game), "--record", "--round", "2", "--format", "text"
-    ).output
+        "tally", url, *NEXT_DEADLINE, "--db", str(game), "--record", "--round", "2", "--format",
+        "text",
+    ).output  # fmt: skip
     assert "14号 老王：视为自投；第 2 次警告，无替补，出局（淹死），身份：杀手" in text
     assert "9号 小明：视为自投；第 2 次警告，由替补 替补甲 接替" in text
 
@@ -322,6 +343,27 @@ def test_the_win_check_ends_the_game_and_reveals_every_role(tmp_path):
     assert "8号 闲云野鹤：检查官" in result.output
     assert "游戏已结束" in run("status", "--db", str(db)).output
     assert "揭秘" in run("status", "--db", str(db), "--reveal").output
+
+
+def test_a_game_ending_tally_in_json_is_one_document_that_says_the_game_is_over(tmp_path):
+    roster_text = DEMO_ROSTER_TOML.replace('role = "杀手"', 'role = "水民"')
+    roster_text = roster_text.replace(
+        'name = "预言家本家"\nuid = 2004\naliases = ["本家"]\nalive = true\nrole = "水民"',
+        'name = "预言家本家"\nuid = 2004\naliases = ["本家"]\nalive = true\nrole = "杀手"',
+    )
+    roster = tmp_path / "roster.toml"
+    roster.write_text(roster_text, encoding="utf-8")
+    db = tmp_path / "g.db"
+    run("init", "--roster", str(roster), "--db", str(db))
+    result = CliRunner().invoke(
+        main,
+        ["tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(db), "--record", "--format", "json"],
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["outcome"] == {"kind": "eliminated", "seat": 5, "camp": "杀手"}
+    assert document["game_over"]["winner"] == "好人"
+    assert "[b]" not in result.stdout
 
 
 def test_reveal_is_refused_before_the_game_ends(game):

@@ -8,14 +8,14 @@ import click
 
 from killmod.cli import user_errors
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import board_options, db_option, templates_option
+from killmod.commands.options import ROUND, board_options, db_option, templates_option
 
 
 @click.command()
 @click.option(
     "--game-thread", help="游戏帖（网址、保存的网页或文件夹）：检查诈尸时间后出局玩家的发言"
 )
-@click.option("--round", "round_no", type=click.IntRange(min=1), help="只看这一轮（默认：全部）")
+@click.option("--round", "round_no", type=ROUND, help="只看这一轮（默认：全部）")
 @click.option(
     "--announced",
     multiple=True,
@@ -54,21 +54,22 @@ def audit(
     from killmod.store import Game
     from killmod.views import audit_view
 
-    found = run_audit(
-        Game.open(db_path),
-        round_no=round_no,
-        game_thread=game_thread,
-        announced=parse_announced(announced),
-        forum=forum,
-        profile=profile_path,
-        fetching=fetching,
-    )
+    with Game.open(db_path) as game:
+        found = run_audit(
+            game,
+            round_no=round_no,
+            game_thread=game_thread,
+            announced=parse_announced(announced),
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+        )
     post(render_public(f"audit.{fmt}.j2", templates, audit_view(found)))
 
 
 @click.command()
 @click.argument("seat", type=int)
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="犯规的轮次")
+@click.option("--round", "round_no", type=ROUND, required=True, help="犯规的轮次")
 @click.option(
     "--kind",
     type=click.Choice(("cancel", "extra")),
@@ -89,14 +90,19 @@ def penalty(
     db_path: Path,
     templates: Path | None,
 ) -> None:
-    """记录座位 SEAT 的犯规，以及对立阵营选择的处罚。"""
+    """1.2：记录座位 SEAT 的犯规，以及对立阵营选择的处罚（在下一个夜晚执行）。"""
+    from dataclasses import replace
+
     from killmod.announce import render_public
-    from killmod.audit import record_penalty
     from killmod.outputs import note
+    from killmod.penalties import record_penalty
     from killmod.store import Game
     from killmod.views import record_view
 
-    recorded = record_penalty(
-        Game.open(db_path), seat, round_no=round_no, kind=kind, choice=choice, reason=reason
-    )
-    note(render_public("penalty.text.j2", templates, record_view(penalty=recorded)))
+    with Game.open(db_path) as game:
+        recorded = record_penalty(
+            game, seat, round_no=round_no, kind=kind, choice=choice, reason=reason
+        )
+    # the night it falls on, never the violator's camp
+    shown = replace(recorded, camp=None)
+    note(render_public("penalty.text.j2", templates, record_view(penalty=shown)))

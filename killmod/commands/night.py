@@ -7,20 +7,23 @@ set's night is resolved by its flow from the options it has (``killmod.nights``)
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from killmod.cli import user_errors
-from killmod.commands.options import db_option, templates_option
-from killmod.outputs import Outputs, post, private_options, step_file
+from killmod.commands.options import MAX_ROUND, db_option, templates_option
+from killmod.outputs import Outputs, private_options, step_file
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from killmod.flows.base import NightChoice
     from killmod.model import GameOver
+    from killmod.night import Night
+    from killmod.nights import SetNight
     from killmod.store import Event, Game
 
 FORMATS = ("bbcode", "text", "json")
@@ -30,12 +33,24 @@ FORMATS = ("bbcode", "text", "json")
 @click.option(
     "--round",
     "round_no",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_ROUND),
     required=True,
     help="第几夜（1.2、X、2.0 从 1 算起；V4.0 从第零晚 0 算起）",
 )
-@click.option("--kill", type=int, help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人）")
-@click.option("--veto", type=int, help="1.2：检查官行使否决权的座位号（全局只能用一次）")
+@click.option(
+    "--kill",
+    "kills",
+    type=int,
+    multiple=True,
+    help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人；1.2 处罚增加特殊权力时可给两次）",
+)
+@click.option(
+    "--veto",
+    "vetoes",
+    type=int,
+    multiple=True,
+    help="1.2：行使否决权的座位号（检查官全局一次；处罚为好人方增加特殊权力时可多给一次）",
+)
 @click.option(
     "--check",
     "checks",
@@ -74,8 +89,8 @@ FORMATS = ("bbcode", "text", "json")
 @user_errors
 def night(
     round_no: int,
-    kill: int | None,
-    veto: int | None,
+    kills: tuple[int, ...],
+    vetoes: tuple[int, ...],
     checks: tuple[int, ...],
     butterfly: int | None,
     snipe: int | None,
@@ -99,9 +114,8 @@ def night(
     from killmod.rules import r12
     from killmod.store import Game
 
-    game = Game.open(db_path)
     choice = NightChoice(
-        kill=kill,
+        kill=kills[0] if kills else None,
         check=checks,
         butterfly=butterfly,
         snipe=snipe,
@@ -111,40 +125,60 @@ def night(
         possess=possess,
         guard=parse_guards(guards),
     )
-    if game.roster().rules == r12.NAME:
-        if choice.used() - {"kill"} or round_no < 1:
-            raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
-        _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
-        return
-    if veto is not None or at_text is not None:
-        raise BadInput("--veto 和 --at 只用于 1.2 规则。")
-    _set_night(game, round_no, choice, replace_record, fmt, outputs, templates)
+    with Game.open(db_path) as game:
+        if game.roster().rules == r12.NAME:
+            others = (butterfly, snipe, inject, silence, pact, possess)
+            if checks or guards or any(option is not None for option in others) or round_no < 1:
+                raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
+            _night_12(game, round_no, kills, vetoes, at_text, replace_record, fmt, templates)
+            return
+        if vetoes or at_text is not None:
+            raise BadInput("--veto 和 --at 只用于 1.2 规则。")
+        if len(kills) > 1:
+            raise BadInput(f"{game.roster().rules} 规则的杀手每晚只杀一人：--kill 只能给一次。")
+        _set_night(game, round_no, choice, replace_record, fmt, outputs, templates)
 
 
 def _night_12(
     game: Game,
     round_no: int,
-    kill: int | None,
-    veto: int | None,
+    kills: tuple[int, ...],
+    vetoes: tuple[int, ...],
     at_text: str | None,
     replace_record: bool,
     fmt: str,
     templates: Path | None,
 ) -> None:
-    """1.2: the kill and the veto, camps only, the 诈尸 window: all of it public."""
+    """1.2: the kill and the veto (as the night's penalties allow), camps only, the 诈尸
+    window: all of it public, printed before the night is committed; the penalties applied
+    are a note for the judge."""
     from killmod.announce import render_public
+    from killmod.delivery import Handout
     from killmod.night import night_json, record_night
-    from killmod.views import night_view
+    from killmod.views import night_view, record_view
 
-    done = record_night(
-        game, round_no, kill=kill, veto=veto, at_text=at_text, replace=replace_record
-    )
-    if fmt == "json":
-        post(json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n")
-        return
-    post(
-        render_public(f"night.{fmt}.j2", templates, night_view(done))
-        + _game_over(game, done.winner, templates)
+    def hand_out(done: Night) -> Handout:
+        # the penalties' kinds and choices for the judge, never the violator's camp
+        applied = [replace(penalty, camp=None) for penalty in done.penalties]
+        notes = (
+            [render_public("night.penalties.text.j2", templates, record_view(applied=applied))]
+            if applied
+            else []
+        )
+        if fmt == "json":
+            document = json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n"
+            return Handout(public=document, notes=notes)
+        public = render_public(f"night.{fmt}.j2", templates, night_view(done))
+        return Handout(public=public + _game_over(game, done.winner, templates), notes=notes)
+
+    record_night(
+        game,
+        round_no,
+        kills=kills,
+        vetoes=vetoes,
+        at_text=at_text,
+        replace=replace_record,
+        deliver=hand_out,
     )
 
 
@@ -158,25 +192,31 @@ def _set_night(
     templates: Path | None,
 ) -> None:
     """Every other set: the public dawn post (or its public JSON) on stdout; the police's
-    answers, the notices and the night's resolution in a private file."""
+    answers, the notices and the night's resolution in a private file — both written
+    before the night is committed."""
     from killmod.announce import render_private, render_public
+    from killmod.delivery import Handout
     from killmod.nights import record_set_night
     from killmod.views import dawn_document, dawn_view, night_secrets_view
 
     name = step_file(game, f"night{night_no}-private", "night", _night_number(night_no))
     outputs.refuse_taken([name])
-    done = record_set_night(game, night_no, choice, replace=replace_record)
-    roster = game.roster()
-    private = render_private("night.private.j2", templates, night_secrets_view(done, roster))
-    if fmt == "json" and outputs.print_secrets:
-        post(json.dumps(done.play.document, ensure_ascii=False, indent=1) + "\n")
-        return
-    if fmt == "json":
-        public = json.dumps(dawn_document(done), ensure_ascii=False, indent=1) + "\n"
-    else:
-        public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
-        public += _game_over(game, done.winner, templates)
-    outputs.hand_out(public, {name: private}, "私下通知和本夜的结算过程")
+
+    def hand_out(done: SetNight) -> Handout:
+        roster = game.roster()
+        private = render_private("night.private.j2", templates, night_secrets_view(done, roster))
+        if fmt == "json" and outputs.print_secrets:
+            return Handout(
+                public=json.dumps(done.play.document, ensure_ascii=False, indent=1) + "\n"
+            )
+        if fmt == "json":
+            public = json.dumps(dawn_document(done), ensure_ascii=False, indent=1) + "\n"
+        else:
+            public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
+            public += _game_over(game, done.winner, templates)
+        return outputs.handout(public, {name: private}, "私下通知和本夜的结算过程")
+
+    record_set_night(game, night_no, choice, replace=replace_record, deliver=hand_out)
 
 
 def _night_number(night_no: int) -> Callable[[Event], bool]:
