@@ -21,8 +21,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from killmod.errors import BadInput
 from killmod.model import FormerHolder, Player, Roster
 from killmod.names import fold
+from killmod.rules import canonical_name
 
-RULES = ("1.2", "v4", "x", "1.0", "2.0")
 # The 2.0 花样玩法: 鬼匪, 毒药, 守护神 and the two-guardian (警神/匪神) setting.
 VARIANTS = ("ghost", "poison", "guardian", "double-guardian")
 VARIANT_RULES = "2.0"
@@ -344,9 +344,12 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
 def _rules(top: TomlTable) -> str:
     if isinstance(top.data.get("rules"), float):
         raise top.fail("rules", f'要加引号，如 rules = "{top.data["rules"]}"')
-    rules = top.string("rules") or "1.2"
-    if rules not in RULES:
-        raise top.fail("rules", f"写的是{show(rules)}，不是已知的规则（可用：{'、'.join(RULES)}）")
+    written = top.string("rules") or "1.2"
+    rules = canonical_name(written)
+    if rules is None:
+        raise top.fail(
+            "rules", f"写的是{show(written)}，不是已知的规则（可用：1.2、V4.0、X、1.0、2.0）"
+        )
     return rules
 
 

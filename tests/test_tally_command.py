@@ -296,7 +296,7 @@ def test_installed_package_carries_its_templates(tmp_path):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["tally"], "缺少参数 SOURCE"),
+        (["tally"], "缺少参数 投票帖"),
         (["tally", "x", "--roster", "r.toml"], "缺少选项 --deadline"),
         (["tally", *EXAMPLE, "--format", "xml"], "--format 的值无效，可选：bbcode"),
         (["tally", *EXAMPLE, "--colour"], "没有这个选项：--colour"),

@@ -7,10 +7,11 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option
 
 
-@click.command()
+@command()
 @click.option(
     "--roster", "roster_path", type=click.Path(path_type=Path), required=True, help="名单 TOML 文件"
 )

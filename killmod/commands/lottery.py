@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import group
 from killmod.commands.options import db_option, templates_option
 from killmod.outputs import Outputs, post, private_options, step_file
 
@@ -16,9 +17,9 @@ round_option = click.option(
 )
 
 
-@click.group()
+@group()
 def lottery() -> None:
-    """平票抽签：做签（make）、公布抽签结果（reveal）、核对承诺值（verify）。"""
+    """平票抽签：make 做签，reveal 公布结果，verify 核对承诺值。"""
 
 
 @lottery.command()
@@ -31,7 +32,7 @@ def lottery() -> None:
 def make(
     round_no: int, seed: int | None, db_path: Path, outputs: Outputs, templates: Path | None
 ) -> None:
-    """为第 N 轮的平票做签：投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
+    """为一轮平票做签。投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
     写进私密文件夹。"""
     from killmod.announce import render_private, render_public
     from killmod.lottery import PREFIX, make_lottery
@@ -58,7 +59,7 @@ def make(
 @templates_option
 @user_errors
 def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> None:
-    """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
+    """公布抽签结果：出局者及其阵营。同时公开签位和密钥供核对。"""
     from killmod.announce import render_game_over, render_public
     from killmod.lottery import reveal_lottery
     from killmod.store import Game
@@ -80,7 +81,10 @@ def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> No
 @templates_option
 @user_errors
 def verify(round_no: int, commitment: str, salt: str, mapping: str, templates: Path | None) -> None:
-    """核对抽签：签位和密钥算出的 SHA-256 是否等于抽签前公布的承诺值（一致退出码 0，不一致 1）。"""
+    """核对抽签：签位和密钥算出的 SHA-256 是否等于承诺值。
+
+    承诺值是抽签前公布的；一致退出码 0，不一致退出码 1。
+    """
     from killmod import lottery as lots
     from killmod.announce import render_public
     from killmod.views import verify_view

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.outputs import Outputs, post, private_options, step_file
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 FORMATS = ("bbcode", "text", "json")
 
 
-@click.command()
+@command()
 @click.option(
     "--round",
     "round_no",
@@ -34,21 +35,28 @@ FORMATS = ("bbcode", "text", "json")
     required=True,
     help="第几夜（1.2、X、2.0 从 1 算起；V4.0 从第零晚 0 算起）",
 )
-@click.option("--kill", type=int, help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人）")
-@click.option("--veto", type=int, help="1.2：检查官行使否决权的座位号（全局只能用一次）")
+@click.option(
+    "--kill", type=int, metavar="座位号", help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人）"
+)
+@click.option(
+    "--veto", type=int, metavar="座位号", help="1.2：检查官行使否决权的座位号（全局只能用一次）"
+)
 @click.option(
     "--check",
     "checks",
     type=int,
     multiple=True,
+    metavar="座位号",
     help="警察验的座位号（2.0 毒药局：验到毒药后可再给一次）",
 )
-@click.option("--butterfly", type=int, help="V4.0：花蝴蝶【蝶衣】的目标")
-@click.option("--snipe", type=int, help="V4.0：狙击手【狙杀】的目标")
-@click.option("--inject", type=int, help="V4.0：医生【注射】的目标")
-@click.option("--silence", type=int, help="V4.0：森林老人【沉默】的目标")
-@click.option("--pact", type=int, help="2.0 毒药：生死状上的匪徒（杀到毒药时与之同死）")
-@click.option("--possess", type=int, help="2.0 鬼匪：附体的目标（全局一次）")
+@click.option("--butterfly", type=int, metavar="座位号", help="V4.0：花蝴蝶【蝶衣】的目标")
+@click.option("--snipe", type=int, metavar="座位号", help="V4.0：狙击手【狙杀】的目标")
+@click.option("--inject", type=int, metavar="座位号", help="V4.0：医生【注射】的目标")
+@click.option("--silence", type=int, metavar="座位号", help="V4.0：森林老人【沉默】的目标")
+@click.option(
+    "--pact", type=int, metavar="座位号", help="2.0 毒药：生死状上的匪徒（杀到毒药时与之同死）"
+)
+@click.option("--possess", type=int, metavar="座位号", help="2.0 鬼匪：附体的目标（全局一次）")
 @click.option(
     "--guard",
     "guards",
@@ -56,7 +64,12 @@ FORMATS = ("bbcode", "text", "json")
     metavar="守护神=目标",
     help="2.0 守护神：本轮的守护名单，如 8=3（可多次；不写即本轮不守护）",
 )
-@click.option("--at", "at_text", help="1.2：公布死亡的时间（默认现在），诈尸时间从此算 24 小时")
+@click.option(
+    "--at",
+    "at_text",
+    metavar="时间",
+    help="1.2：公布死亡的时间（默认现在），诈尸时间从此算 24 小时",
+)
 @click.option(
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的夜晚（旧记录保留）"
 )
@@ -91,7 +104,7 @@ def night(
     outputs: Outputs,
     templates: Path | None,
 ) -> None:
-    """记录第 N 夜的行动：尸体公告打印出来（只公布规则允许公布的）；私下通知（警察的验人结果等）
+    """记录一夜的行动，打印尸体公告。公告只公布规则允许公布的；私下通知（警察的验人结果等）
     和本夜的结算过程写进私密文件夹。"""
     from killmod.errors import BadInput
     from killmod.flows.base import NightChoice

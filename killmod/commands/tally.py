@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 FORMATS = ("bbcode", "text", "json", "audit")
 
 
-@click.command()
+@command()
 @vote_thread_options
 @click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
 @click.option(
@@ -80,7 +81,7 @@ def tally(
     profile_path,
     fetching,
 ) -> None:
-    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
+    """计票：读取投票帖（网址、保存的网页或文件夹），输出公告。"""
     from killmod.announce import public_tally_json, render_game_over, render_tally, tally_json
     from killmod.rules import rule_set
     from killmod.store import Game
