@@ -21,8 +21,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from killmod.errors import BadInput
 from killmod.model import FormerHolder, Player, Roster
 from killmod.names import fold
-from killmod.rules import canonical_name
+from killmod.rules import RULE_SETS, canonical_name
 
+RULES = tuple(RULE_SETS)
 # The 2.0 花样玩法: 鬼匪, 毒药, 守护神 and the two-guardian (警神/匪神) setting.
 VARIANTS = ("ghost", "poison", "guardian", "double-guardian")
 VARIANT_RULES = "2.0"
