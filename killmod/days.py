@@ -105,7 +105,8 @@ def plan_day(
     if stage is None:
         if recording:
             row = game.tally_record(round_no)
-            raise already_recorded(f"第 {round_no} 轮的投票", row["recorded_at"] if row else None)
+            recorded_at = row["recorded_at"] if row else None
+            raise already_recorded(f"第 {round_no} 轮的投票", recorded_at, game.roster().timezone)
         return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
     return _checked(DayPlan(current.flow, stage, current.state), phase)
 

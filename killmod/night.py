@@ -70,7 +70,7 @@ def record_night(
     with game.transaction():
         existing = standing_night(game, round_no)
         if existing and not replace:
-            raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at)
+            raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at, roster.timezone)
         night_id = game.record(
             round_no,
             "night",

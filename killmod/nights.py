@@ -58,7 +58,9 @@ def record_set_night(
     with game.transaction():
         existing = standing_night(game, round_no)
         if existing and not replace:
-            raise already_recorded(f"第 {night_no} 夜", existing.recorded_at)
+            raise already_recorded(
+                f"第 {night_no} 夜", existing.recorded_at, game.roster().timezone
+            )
         data = {"night": night_no, "choice": choice.as_json()}
         night_id = game.record(round_no, "night", None, data)
         if existing:

@@ -14,6 +14,7 @@ import hashlib
 import json
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from killmod.announce import tally_json
 from killmod.errors import BadInput
@@ -23,12 +24,16 @@ from killmod.redact import redact_url
 from killmod.rules import rule_set
 from killmod.store import Game, post_row
 from killmod.thread import Thread
-from killmod.times import format_iso
+from killmod.times import format_iso, format_local
 
 
-def already_recorded(what: str, recorded_at: str | None) -> BadInput:
-    """The refusal to record ``what`` again without ``--replace`` (the old record is kept)."""
-    when = f"（{recorded_at}）" if recorded_at else ""
+def already_recorded(what: str, recorded_at: str | None, timezone: str) -> BadInput:
+    """The refusal to record ``what`` again without ``--replace`` (the old record is kept);
+    when it was recorded is said in the game's time zone (``timezone``)."""
+    when = ""
+    if recorded_at:
+        moment = format_local(datetime.fromisoformat(recorded_at), ZoneInfo(timezone))
+        when = f"（{moment} 记录）"
     return BadInput(f"{what}已经记录过{when}。要重新记录请加 --replace，旧记录会保留在事件记录里。")
 
 

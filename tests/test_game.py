@@ -207,6 +207,18 @@ def test_recording_a_round_twice_is_refused_without_replace(game):
     assert len(events(game, "death")) == 1
 
 
+def test_when_a_round_was_recorded_is_told_in_the_games_time_zone(game):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
+    stored = datetime.fromisoformat(Game.open(game).tally_record(1)["recorded_at"])
+    again = run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
+    shown = stored.astimezone(ZoneInfo("Asia/Shanghai")).strftime("%Y-%m-%d %H:%M:%S")
+    assert f"第 1 轮的投票已经记录过（{shown} 记录）" in again.output
+    assert not re.search(r"\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}", again.output), again.output
+
+
 def test_replace_keeps_the_old_record_voided_and_counts_on_the_state_before_it(game, tmp_path):
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
     rulings = tmp_path / "rulings.toml"
