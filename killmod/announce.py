@@ -37,6 +37,7 @@ from platformdirs import user_cache_path
 from killmod.errors import BadInput
 from killmod.model import DayStep, GameOver, Roster, TallyResult
 from killmod.redact import redact_url
+from killmod.textwidth import cell, columns
 from killmod.times import format_iso
 from killmod.views import (
     HIDDEN_FLAGS,
@@ -67,6 +68,8 @@ def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
         lstrip_blocks=True,
     )
     env.filters["bb"] = inert_bbcode
+    env.filters["columns"] = columns
+    env.filters["cell"] = cell
     env.filters["hm"] = lambda moment: moment.strftime("%m-%d %H:%M:%S") if moment else "—"
     return env
 

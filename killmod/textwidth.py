@@ -104,13 +104,15 @@ def _breaks_before(text: str, index: int) -> bool:
     return char_width(before) == 2 or char_width(char) == 2
 
 
-def columns(text: str, gap: int = 2) -> str:
+def columns(text: str, separator: str = "  ") -> str:
     """Lines whose cells are separated by tabs, aligned in columns by display width.
 
-    A line without a tab is left as it is (a heading between the rows); the last cell
-    of a row is not padded.  What templates use for their text tables.
+    Each cell but the last is padded to its column's width and followed by ``separator``;
+    a line without a tab is left as it is (a heading between the rows).  What templates
+    use for their text tables (the ``columns`` filter).
     """
-    rows = [line.split("\t") if "\t" in line else None for line in text.split("\n")]
+    lines = text.split("\n")
+    rows = [line.split("\t") if "\t" in line else None for line in lines]
     widths: list[int] = []
     for cells in rows:
         for index, cell in enumerate((cells or [])[:-1]):
@@ -118,10 +120,16 @@ def columns(text: str, gap: int = 2) -> str:
                 widths.append(0)
             widths[index] = max(widths[index], display_width(cell))
     out = []
-    for line, cells in zip(text.split("\n"), rows, strict=True):
+    for line, cells in zip(lines, rows, strict=True):
         if cells is None:
             out.append(line)
             continue
-        padded = [pad(cell, widths[i] + gap) for i, cell in enumerate(cells[:-1])]
+        padded = [pad(cell, widths[i]) + separator for i, cell in enumerate(cells[:-1])]
         out.append(("".join(padded) + cells[-1]).rstrip())
     return "\n".join(out)
+
+
+def cell(text: object) -> str:
+    """Text put in a table cell: its tabs and line breaks become spaces (they would cut
+    the row)."""
+    return " ".join(str(text).split())
