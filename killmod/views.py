@@ -370,11 +370,22 @@ def record_view(**recorded: Any) -> PublicView:
 
 
 def notice_view(
-    player: Player, roster: Roster, partners: list[Player], killer: bool
+    player: Player,
+    rules: str,
+    partners: list[Player],
+    powers: tuple[str, ...],
+    judges: tuple[str, ...],
 ) -> PrivateView:
-    """A player's notice (站内短信) at the deal: seat, role, team partners."""
+    """A player's notice (站内短信) at the deal: seat, role, what the role may do in the
+    rule text's words, team partners, and the judges who sign it."""
     return PrivateView(
-        {"player": player, "rules": roster.rules, "partners": partners, "is_killer": killer}
+        {
+            "player": player,
+            "rules": rules,
+            "partners": partners,
+            "powers": powers,
+            "judges": judges,
+        }
     )
 
 

@@ -141,7 +141,7 @@ def attribute_names() -> set[str]:
 
 def candidates() -> list[str]:
     env = Environment()
-    env.filters.update(bb=str, hm=str)  # killmod's own filters, for parsing its templates
+    env.filters.update(bb=str, hm=str, columns=str, cell=str)  # killmod's own filters, for parsing
     used = set()
     for text in bundled().values():
         used |= meta.find_undeclared_variables(env.parse(text))

@@ -34,6 +34,15 @@ SPELLINGS: dict[str, str] = {
 }
 
 
+# Each set's name as the rule texts and judges write it (the roster's is lower case).
+TITLES: dict[str, str] = {"1.2": "1.2", "v4": "V4.0", "x": "X", "1.0": "1.0", "2.0": "2.0"}
+
+
+def title(name: str) -> str:
+    """The set's name as judges write it: ``V4.0`` for ``v4``."""
+    return TITLES.get(name, name)
+
+
 def canonical_name(name: str) -> str | None:
     """The rule set a judge means by ``name`` (any case and usual spelling), or None."""
     folded = "".join(unicodedata.normalize("NFKC", name).lower().split())
