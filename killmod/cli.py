@@ -20,6 +20,7 @@ from killmod.clitext import VERSION_OPTION_HELP, Group, usage_message
 
 # name → "module:function" of each subcommand, in the order --help lists them.
 COMMANDS = {
+    "new": "killmod.commands.new:new",
     "init": "killmod.commands.init:init",
     "deal": "killmod.commands.deal:deal",
     "tally": "killmod.commands.tally:tally",

@@ -366,6 +366,30 @@ def record_view(**recorded: Any) -> PublicView:
     return PublicView(dict(recorded))
 
 
+def roster_template_view(
+    rules: str,
+    title: str,
+    players: int,
+    lines: list[str],
+    code: str | None,
+    variants: tuple[str, ...],
+    file_name: str,
+) -> PublicView:
+    """``killmod new``'s roster to fill in: the set, its count's table line, the seats."""
+    return PublicView(
+        {
+            "rules": rules,
+            "title": title,
+            "players": players,
+            "lines": lines,
+            "code": code,
+            "variants": variants,
+            "seats": list(range(1, players + 1)),
+            "file": file_name,
+        }
+    )
+
+
 # --- private views ------------------------------------------------------------------------
 
 

@@ -160,7 +160,7 @@ def test_a_mistyped_command_suggests_the_nearest():
 def test_a_command_nothing_like_any_lists_the_commands():
     result = invoke("xyzzy")
     assert result.exit_code == 2
-    assert "可用命令：init、" in result.output
+    assert "可用命令：" + "、".join(COMMANDS) in result.output
 
 
 @pytest.mark.parametrize(

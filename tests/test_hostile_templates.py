@@ -25,6 +25,7 @@ from publicgames import SETS, Chooser, Game2, compare_twins, fixed_salt, leaks, 
 import killmod
 
 PUBLIC = {
+    "roster.toml.j2",
     "tally.bbcode.j2",
     "tally.text.j2",
     "tally.audit.j2",
