@@ -289,6 +289,7 @@ def tally_json(result: TallyResult, rules: ModuleType) -> dict:
             for v in result.verdicts
         ],
         **({"day": _day_json(result.day)} if result.day else {}),
+        **({"early": True} if result.early else {}),
     }
 
 

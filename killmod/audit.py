@@ -29,6 +29,7 @@ from killmod.count import AuthorIndex
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
 from killmod.fetch import FetchOptions
+from killmod.guards import refuse_if_over
 from killmod.lurkers import Window, read_game_thread, recorded_window
 from killmod.model import Player, Post, Roster
 from killmod.night import ZHASHI
@@ -296,10 +297,12 @@ def record_penalty(
         raise BadInput(f"处罚方式应为 {'、'.join(PENALTIES)}，收到 {kind}")
     if not choice.strip():
         raise BadInput("请用 --choice 写明对立阵营选择的处罚")
-    player = game.roster().seat(seat)
-    if player is None:
-        raise BadInput(f"没有 {seat} 号座位")
-    data = {"name": player.name, "penalty": kind, "choice": choice.strip(), "reason": reason}
-    with game.transaction():
+    with game.transaction(kind="penalty", round_no=round_no) as step:
+        refuse_if_over(game)
+        player = game.roster().seat(seat)
+        if player is None:
+            raise BadInput(f"没有 {seat} 号座位")
+        step.describe(f"第 {round_no} 轮 {seat}号 {player.name} 的犯规处罚")
+        data = {"name": player.name, "penalty": kind, "choice": choice.strip(), "reason": reason}
         game.record(round_no, "violation", seat, data)
     return penalties(game, round_no)[-1]

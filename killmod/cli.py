@@ -8,6 +8,7 @@ with an exit code, never as a traceback.
 
 from __future__ import annotations
 
+import codecs
 import gc
 import importlib
 import logging
@@ -33,6 +34,9 @@ COMMANDS = {
     "penalty": "killmod.commands.audit:penalty",
     "sub": "killmod.commands.sub:sub",
     "status": "killmod.commands.status:status",
+    "undo": "killmod.commands.undo:undo",
+    "notices": "killmod.commands.notices:notices",
+    "upgrade": "killmod.commands.upgrade:upgrade",
     "rules": "killmod.commands.rules:rules",
     "suicide": "killmod.commands.suicide:suicide",
 }
@@ -66,6 +70,9 @@ def user_errors(command):
         except KillmodError as error:
             click.echo(f"错误：{redact(error.message)}", err=True)
             sys.exit(error.exit_code)
+        except OverflowError:  # a number no game has, past what the game file can hold
+            click.echo("错误：输入的数字太大，超出了游戏文件能记的范围。", err=True)
+            sys.exit(2)
         except KeyboardInterrupt:
             click.echo("已取消。", err=True)
             sys.exit(130)
@@ -118,6 +125,49 @@ def main() -> None:
     """killmod：版杀法官的工具——计票、公告、审计。"""
 
 
+class _Marks:
+    """Characters a console could not show, each written as ``?`` (counted for a notice)."""
+
+    name = "killmod-mark"
+    count = 0
+
+    @classmethod
+    def handler(cls, error: UnicodeError) -> tuple[str, int]:
+        cls.count += error.end - error.start
+        return "?" * (error.end - error.start), error.end
+
+
+def configure_stdout() -> None:
+    """Output that cannot be encoded never crashes a command (README, “The game file”).
+
+    To a file or a pipe (``> post.txt``) killmod writes UTF-8, whatever the console's
+    code page: the post is saved whole.  A console that cannot show a character (a GBK
+    console and an emoji in a player's name) gets a visible ``?`` in its place, and a
+    notice on stderr at the end.
+    """
+    stream = sys.stdout
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is None:
+        return
+    codecs.register_error(_Marks.name, _Marks.handler)
+    try:
+        if stream.isatty():
+            reconfigure(errors=_Marks.name)
+        else:
+            reconfigure(encoding="utf-8", errors=_Marks.name)
+    except (OSError, ValueError):
+        return
+
+
+def _mark_notice() -> None:
+    if _Marks.count:
+        click.echo(
+            f"注意：终端显示不了 {_Marks.count} 个字符，已用 ? 代替；"
+            "要原样保存，请输出到文件（如 killmod … > post.txt，文件是 UTF-8）。",
+            err=True,
+        )
+
+
 def run() -> None:
     """The ``killmod`` program.
 
@@ -125,12 +175,16 @@ def run() -> None:
     at its default (a pass every 700 new objects) importing the modules alone makes ~85
     passes, ~40 ms of every start.  At exit, what the command made is left to the end of
     the process rather than walked by the collector's last passes (~0.15 s after reading
-    a long thread); files and the game file are closed and written by then.
+    a long thread).  Nothing is lost by that: every command closes the game file with
+    ``with`` before it returns, and a recorded step is in the file at its ``COMMIT``
+    (rollback journal, no WAL to checkpoint: ``killmod.dbfile``).
     """
     gc.set_threshold(100_000, 50, 100)
+    configure_stdout()
     try:
         main()
     finally:
+        _mark_notice()
         gc.freeze()
 
 

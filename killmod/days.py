@@ -9,6 +9,7 @@ the tally counts: its stage, whom it may name, who is silenced, since when;
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -17,11 +18,11 @@ from killmod.count import Scope
 from killmod.errors import BadInput
 from killmod.flows.base import Flow, OutPlay
 from killmod.gamestate import flow_of, last_stage, next_stage, state_for
-from killmod.lottery import refuse_if_over
+from killmod.guards import next_day, refuse_if_over
 from killmod.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
 from killmod.record import already_recorded, check_win
 from killmod.rules.r10 import KNIFE, PASS, KnifeCount
-from killmod.store import Game
+from killmod.store import Delivery, Game
 from killmod.times import format_iso
 from killmod.votes import BallotReader, KnifeReader
 
@@ -146,16 +147,28 @@ class Suicide:
     winner: GameOver | None
 
 
-def record_suicide(game: Game, seat: int, round_no: int, at: datetime) -> Suicide:
+def record_suicide(
+    game: Game,
+    seat: int,
+    round_no: int | None,
+    at: datetime,
+    *,
+    deliver: Callable[[Suicide], Delivery] | None = None,
+) -> Suicide:
     """注意事项 f), g): a killer shows his card and kills himself during the day of ``round_no``.
 
-    Decision (docs/rules/2.0.md, “In the commands”): it is in his own defence
-    when the round's next vote is the knife on him — the day ends and the night
-    follows; at any other time he gives up (放弃游戏) and the pointing starts
-    again from him, its posts counted after ``at``.
+    ``round_no`` is the day going on (None: the game file's).  Decision (docs/rules/2.0.md,
+    “In the commands”): it is in his own defence when the round's next vote is the knife
+    on him — the day ends and the night follows; at any other time he gives up (放弃游戏)
+    and the pointing starts again from him, its posts counted after ``at``.
     """
-    with game.transaction():
+    with game.transaction(kind="suicide") as step:
         refuse_if_over(game)
+        today = next_day(game)
+        if round_no is not None and round_no != today:
+            raise BadInput(f"正在进行的是第 {today} 轮的白天，不是第 {round_no} 轮。")
+        round_no = today
+        step.describe(f"第 {round_no} 轮 {seat}号 亮牌自杀", round_no=round_no)
         current = state_for(game)
         stage = next_stage(current.flow, game, round_no)
         if stage is None:
@@ -175,4 +188,7 @@ def record_suicide(game: Game, seat: int, round_no: int, at: datetime) -> Suicid
         )
         game.record(round_no, "death", seat, {"how": "suicide", "suicide_id": event_id})
         winner = check_win(game, round_no, {"suicide_id": event_id})
-    return Suicide(round_no, seat, defending, replace(play, next=following), winner)
+        done = Suicide(round_no, seat, defending, replace(play, next=following), winner)
+        if deliver is not None:
+            step.deliver(deliver(done))
+    return done

@@ -121,7 +121,10 @@ def start_next_game(game: Game, roster: Roster) -> dict[str, Any]:
     roles, so that the file remembers earlier games while only the new one is
     played.
     """
-    with game.transaction():
+    from killmod.roles import check_roster_roles
+
+    roster = check_roster_roles(roster)
+    with game.transaction(when_over=True):
         summary = _summary(game)
         game.next_game(roster, summary)
     return summary

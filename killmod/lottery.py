@@ -16,14 +16,16 @@ import hashlib
 import random
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from killmod.errors import BadInput
 from killmod.gamestate import flow_of
+from killmod.guards import refuse_if_over
 from killmod.model import GameOver
 from killmod.record import check_win
 from killmod.rules import announced_camp, rule_set
-from killmod.store import Event, Game
+from killmod.store import Delivery, Event, Game
 
 PREFIX = "killmod-lottery/1"
 _PAIR = re.compile(r"\s*(\d+)\s*=\s*(\d+)\s*")
@@ -114,9 +116,15 @@ def draw(seats: list[int], seed: int | None = None) -> dict[int, int]:
 # --- making the lots and revealing the draw ----------------------------------------------
 
 
-def make_lottery(game: Game, round_no: int, seed: int | None = None) -> Lottery:
+def make_lottery(
+    game: Game,
+    round_no: int,
+    seed: int | None = None,
+    *,
+    deliver: Callable[[Lottery], Delivery] | None = None,
+) -> Lottery:
     """Draw and record the lots for the recorded tie of ``round_no`` (once per tie)."""
-    with game.transaction():
+    with game.transaction(kind="lottery_make", round_no=round_no) as step:
         refuse_if_over(game)
         tie = _tie(game, round_no)
         made = standing_lottery(game, round_no)
@@ -145,12 +153,23 @@ def make_lottery(game: Game, round_no: int, seed: int | None = None) -> Lottery:
                 "commitment": digest,
             },
         )
-    return Lottery(round_no, mapping, salt, digest, tally_id, event_id)
+        step.describe(f"第 {round_no} 轮平票的签（承诺值 {digest[:16]}…）")
+        made = Lottery(round_no, mapping, salt, digest, tally_id, event_id)
+        if deliver is not None:
+            step.deliver(deliver(made))
+    return made
 
 
-def reveal_lottery(game: Game, round_no: int, lot: int) -> Reveal:
+def reveal_lottery(
+    game: Game,
+    round_no: int,
+    lot: int,
+    *,
+    deliver: Callable[[Reveal], Delivery] | None = None,
+) -> Reveal:
     """Record the death the drawn ``lot`` stands for, then the win check."""
-    with game.transaction():
+    title = f"第 {round_no} 轮的抽签结果（{lot} 号签）"
+    with game.transaction(title, kind="lottery_reveal", round_no=round_no) as step:
         refuse_if_over(game)
         lottery = standing_lottery(game, round_no)
         if lottery is None:
@@ -174,8 +193,11 @@ def reveal_lottery(game: Game, round_no: int, lot: int) -> Reveal:
             {"lot": lot, "salt": lottery.salt, "mapping": lottery.mapping_text, **cause},
         )
         winner = check_win(game, round_no, cause)
-    camp = announced_camp(rule_set(roster.rules), player.role)
-    return Reveal(lottery, lot, player.seat, camp, winner)
+        camp = announced_camp(rule_set(roster.rules), player.role)
+        drawn = Reveal(lottery, lot, player.seat, camp, winner)
+        if deliver is not None:
+            step.deliver(deliver(drawn))
+    return drawn
 
 
 def standing_lottery(game: Game, round_no: int) -> Lottery | None:
@@ -184,12 +206,12 @@ def standing_lottery(game: Game, round_no: int) -> Lottery | None:
     return _lottery(events[-1]) if events else None
 
 
-def refuse_if_over(game: Game) -> None:
-    """Nothing more is recorded once the game is over."""
-    over = game.events("game_over")
-    if over:
-        ended = GameOver.from_json(over[-1].data).headline
-        raise BadInput(f"游戏已经结束（{ended}），不能再记录。")
+def recorded_lottery(game: Game, round_no: int) -> Lottery:
+    """The round's standing lots, for ``lottery show`` (bad input when none were made)."""
+    lottery = standing_lottery(game, round_no)
+    if lottery is None:
+        raise BadInput(f"第 {round_no} 轮没有做过签（或做的签已撤销）：没有可以重发的签位。")
+    return lottery
 
 
 def _tie(game: Game, round_no: int) -> Event:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
@@ -29,12 +29,13 @@ from killmod.count import AuthorIndex, next_warnings
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
 from killmod.fetch import Fetcher, FetchOptions
+from killmod.guards import refuse_if_over
 from killmod.model import GameOver, GameWarning, Player, Post, Roster
 from killmod.names import fold
 from killmod.record import check_win, record_warning
 from killmod.redact import redact_url
 from killmod.rules import announced_camp, rule_set
-from killmod.store import Game
+from killmod.store import Delivery, Game
 from killmod.thread import Thread, read_thread
 from scrapers.profile import load_profile
 
@@ -128,17 +129,23 @@ def lurkers(
     forum: str | None = None,
     profile: Path | None = None,
     fetching: FetchOptions | None = None,
+    deliver: Callable[[LurkerReport], Delivery] | None = None,
 ) -> LurkerReport:
     """Count the living players' posts in the game thread at ``source`` over a round.
 
     The game thread is long and only grows at its end: pages before the last one the
     cache knows are taken from the cache (``fetching.refresh`` reads them all again).
+    ``record`` warns the lurkers in one step; ``deliver`` renders what the judge gets
+    from the recorded report, written before the step is committed.
     """
     roster = game.roster()
     rules = rule_set(roster.rules)
     minimum = minimum if minimum is not None else _rule_minimum(rules)
     if record and round_no is None:
         raise BadInput("记录潜水警告需要指明轮次：请加 --round")
+    if record:
+        refuse_if_over(game)
+    head = game.head()
     tz = ZoneInfo(roster.timezone)
     thread = read_game_thread(source, tz=tz, forum=forum, profile=profile, fetching=fetching)
     opening = thread.posts[0].posted_at if thread.posts else None
@@ -155,7 +162,7 @@ def lurkers(
         round_no, window, minimum, redact_url(thread.source), thread.title, counts
     )
     if record:
-        return replace(report, recorded=record_lurkers(game, report, rules))
+        return record_lurkers(game, report, rules, based_on=head, deliver=deliver)
     return report
 
 
@@ -323,10 +330,20 @@ def _post_count(
 # --- recording ----------------------------------------------------------------------------
 
 
-def record_lurkers(game: Game, report: LurkerReport, rules: ModuleType) -> LurkerRecord:
-    """Warn the round's lurkers in one transaction (refused if the round's are recorded)."""
+def record_lurkers(
+    game: Game,
+    report: LurkerReport,
+    rules: ModuleType,
+    *,
+    based_on: int | None = None,
+    deliver: Callable[[LurkerReport], Delivery] | None = None,
+) -> LurkerReport:
+    """Warn the round's lurkers in one step (refused if the round's are recorded, or if
+    the game file changed since ``based_on``, the head the posts were counted on)."""
     round_no = report.round
-    with game.transaction():
+    title = f"第 {round_no} 轮的潜水警告"
+    with game.transaction(title, kind="lurkers", round_no=round_no, based_on=based_on) as step:
+        refuse_if_over(game)
         recorded = game.events("warning")
         if any(e.round == round_no and e.data.get("reason") == "lurking" for e in recorded):
             raise BadInput(f"第 {round_no} 轮的潜水警告已经记录过")
@@ -344,8 +361,11 @@ def record_lurkers(game: Game, report: LurkerReport, rules: ModuleType) -> Lurke
             )
         drowned = [w.seat for w in warnings if w.action == "out"]
         winner = check_win(game, round_no, {"reason": "lurking"}) if drowned else None
-    camps = {seat: announced_camp(rules, roster.seat(seat).role) for seat in drowned}
-    return LurkerRecord(warnings, camps, winner)
+        camps = {seat: announced_camp(rules, roster.seat(seat).role) for seat in drowned}
+        recorded = replace(report, recorded=LurkerRecord(warnings, camps, winner))
+        if deliver is not None:
+            step.deliver(deliver(recorded))
+    return recorded
 
 
 # --- leave --------------------------------------------------------------------------------
@@ -370,24 +390,26 @@ def record_leave(game: Game, seat: int, day_text: str, *, note: str | None = Non
     Refused for a seat that is out, and past the rule set's ``MAX_LEAVE_DAYS``
     for the same player (a substitute in the seat is another player).
     """
-    roster = game.roster()
-    player = roster.seat(seat)
-    if player is None:
-        raise BadInput(f"没有 {seat} 号座位")
-    if not player.alive:
-        raise BadInput(f"{seat}号 {player.name} 已出局，不能请假")
-    tz = ZoneInfo(roster.timezone)
-    day = parse_day(day_text, datetime.now(tz).date())
-    rules = rule_set(roster.rules)
-    limit = getattr(rules, "MAX_LEAVE_DAYS", None)
-    taken = [leave for leave in leaves(game) if (leave.seat, leave.name) == (seat, player.name)]
-    if limit is not None and len(taken) >= limit:
-        days = "、".join(leave.day.isoformat() for leave in taken)
-        raise BadInput(
-            f"{seat}号 {player.name} 已经请过假（{days}）：{rules.NAME} 规则最多请假 {limit} 天"
-        )
-    leave = Leave(seat, player.name, day, note)
-    with game.transaction():
+    with game.transaction(kind="leave") as step:
+        refuse_if_over(game)
+        roster = game.roster()
+        player = roster.seat(seat)
+        if player is None:
+            raise BadInput(f"没有 {seat} 号座位")
+        if not player.alive:
+            raise BadInput(f"{seat}号 {player.name} 已出局，不能请假")
+        tz = ZoneInfo(roster.timezone)
+        day = parse_day(day_text, datetime.now(tz).date())
+        rules = rule_set(roster.rules)
+        limit = getattr(rules, "MAX_LEAVE_DAYS", None)
+        taken = [leave for leave in leaves(game) if (leave.seat, leave.name) == (seat, player.name)]
+        if limit is not None and len(taken) >= limit:
+            days = "、".join(leave.day.isoformat() for leave in taken)
+            raise BadInput(
+                f"{seat}号 {player.name} 已经请过假（{days}）：{rules.NAME} 规则最多请假 {limit} 天"
+            )
+        leave = Leave(seat, player.name, day, note)
+        step.describe(f"{seat}号 {player.name} 请假（{day.isoformat()}）")
         game.record(
             None,
             "leave",

@@ -261,6 +261,7 @@ class Recorded:
     snapshot: str
     winner: GameOver | None = None
     replaced: int | None = None
+    early: bool = False
 
 
 @dataclass(frozen=True)
@@ -347,3 +348,4 @@ class TallyResult:
     roster: Roster
     recorded: Recorded | None = None
     day: DayStep | None = None
+    early: bool = False  # counted before its deadline

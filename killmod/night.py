@@ -1,24 +1,27 @@
 """The 1.2 night (权利行使轮): the killers' kill and the 检查官's one-time veto → the 尸体 post.
 
-One transaction: the night, its deaths and the win check after them are all
-written, or nothing is.  Recording a round's night again (``replace``) voids
-the old night's events (kept in the file), as re-recording a tally does; the
+One step: the night, its deaths and the win check after them are all written, or
+nothing is; every check that allows it (the next round's night, roles dealt, the
+game not over) runs inside it.  Recording the latest night again (``replace``)
+voids the old night's events (kept in the file), as re-recording a tally does; the
 choices are checked against the game without the old night.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
-from killmod.lottery import refuse_if_over
+from killmod.gamestate import flow_of
+from killmod.guards import expect_night, refuse_if_over, refuse_unless_latest, require_dealt
 from killmod.model import GameOver, Roster
 from killmod.record import already_recorded, check_win
 from killmod.rules import r12
-from killmod.store import Event, Game
+from killmod.store import Delivery, Event, Game
 from killmod.times import format_iso
 
 SCHEMA = "killmod.night/1"
@@ -60,17 +63,24 @@ def record_night(
     at_text: str | None = None,
     replace: bool = False,
     now: datetime | None = None,
+    deliver: Callable[[Night], Delivery] | None = None,
 ) -> Night:
     """Check and record the night of ``round_no``, its deaths, then the win check."""
-    roster = game.roster()
-    if roster.rules != r12.NAME:
-        raise BadInput(f"killmod night 只支持 1.2 规则，本局是 {roster.rules} 规则")
-    announced = announcement_time(at_text, ZoneInfo(roster.timezone), now)
-    until = announced + ZHASHI if kill is not None or veto is not None else None
-    with game.transaction():
+    with game.transaction(f"第 {round_no} 轮的夜晚", kind="night", round_no=round_no) as step:
+        roster = game.roster()
+        if roster.rules != r12.NAME:
+            raise BadInput(f"killmod night 只支持 1.2 规则，本局是 {roster.rules} 规则")
+        announced = announcement_time(at_text, ZoneInfo(roster.timezone), now)
+        until = announced + ZHASHI if kill is not None or veto is not None else None
         existing = standing_night(game, round_no)
         if existing and not replace:
             raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at, roster.timezone)
+        if existing:
+            refuse_unless_latest(game, existing.step, f"第 {round_no} 轮的夜晚", "一夜")
+        else:
+            refuse_if_over(game)
+        expect_night(game, flow_of(roster), round_no)
+        require_dealt(game)
         night_id = game.record(
             round_no,
             "night",
@@ -94,7 +104,10 @@ def record_night(
             data = {"how": death.causes[0], "causes": list(death.causes), "night_id": night_id}
             game.record(round_no, "death", death.seat, data)
         winner = check_win(game, round_no, {"night_id": night_id})
-    return Night(round_no, kill, veto, deaths, announced, until, winner)
+        night = Night(round_no, kill, veto, deaths, announced, until, winner)
+        if deliver is not None:
+            step.deliver(deliver(night))
+    return night
 
 
 def announcement_time(at_text: str | None, tz: ZoneInfo, now: datetime | None = None) -> datetime:
@@ -132,7 +145,7 @@ def standing_night(game: Game, round_no: int) -> Event | None:
 def void_old_night(game: Game, existing: Event, night_id: int) -> None:
     """Void the old night and everything it caused; record that it was replaced."""
     old = [existing.id] + [e.id for e in game.events() if e.data.get("night_id") == existing.id]
-    game.void_events(old, night_id)
+    game.void_events(old)
     game.record(
         existing.round,
         "night_replaced",

@@ -1,26 +1,27 @@
 """The night of every rule set but 1.2 (whose night is ``killmod.night``), resolved by its flow.
 
-One transaction: the night — its round, the number the judge gave it and the
-judge's choices, which is all the replay reads back — its deaths and the win
-check after it are all written, or nothing is. Recording a night again
-(``replace``) voids the old one and what it caused (kept in the file); only
-the latest night can be recorded again, as every later step was resolved on it.
+One step: the night — its round, the number the judge gave it and the judge's
+choices, which is all the replay reads back — its deaths and the win check after
+it are all written, or nothing is; every check that allows it runs inside it.
+Recording a night again (``replace``) voids the old one and what it caused (kept
+in the file); only the latest night can be recorded again, as every later step
+was resolved on it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from killmod.errors import BadInput
 from killmod.flows.base import Flow, NightChoice, NightPlay
 from killmod.gamestate import flow_of, previous_game, state_for
-from killmod.lottery import refuse_if_over
+from killmod.guards import expect_night, refuse_if_over, refuse_unless_latest, require_dealt
 from killmod.model import GameOver
 from killmod.night import standing_night, void_old_night
 from killmod.record import already_recorded, check_win
-from killmod.store import Event, Game
+from killmod.store import Delivery, Game
 
 _GUARD = re.compile(r"\s*(\d+)\s*=\s*(\d+)\s*")
 
@@ -49,22 +50,33 @@ def parse_guards(texts: Iterable[str]) -> tuple[tuple[int, int], ...]:
 
 
 def record_set_night(
-    game: Game, night_no: int, choice: NightChoice, *, replace: bool = False
+    game: Game,
+    night_no: int,
+    choice: NightChoice,
+    *,
+    replace: bool = False,
+    deliver: Callable[[SetNight], Delivery] | None = None,
 ) -> SetNight:
     """Resolve night ``night_no`` over the game's state, record it and its deaths, check the win."""
-    flow = flow_of(game.roster())
-    _check_choice(flow, choice, night_no)
-    round_no = flow.round_of_night(night_no)
-    with game.transaction():
+    with game.transaction(f"第 {night_no} 夜", kind="night") as step:
+        flow = flow_of(game.roster())
+        _check_choice(flow, choice, night_no)
+        round_no = flow.round_of_night(night_no)
+        step.describe(round_no=round_no)
         existing = standing_night(game, round_no)
         if existing and not replace:
             raise already_recorded(
                 f"第 {night_no} 夜", existing.recorded_at, game.roster().timezone
             )
+        if existing:
+            refuse_unless_latest(game, existing.step, f"第 {existing.data['night']} 夜", "一夜")
+        else:
+            refuse_if_over(game)
+        expect_night(game, flow, night_no)
+        require_dealt(game)
         data = {"night": night_no, "choice": choice.as_json()}
         night_id = game.record(round_no, "night", None, data)
         if existing:
-            _refuse_unless_latest(game, existing, night_id)
             void_old_night(game, existing, night_id)
         refuse_if_over(game)
         current = state_for(game, before=night_id)
@@ -74,7 +86,10 @@ def record_set_night(
         for seat in play.out:
             game.record(round_no, "death", seat, {"how": "night", "night_id": night_id})
         winner = check_win(game, round_no, {"night_id": night_id})
-    return SetNight(night_no, round_no, play, winner)
+        night = SetNight(night_no, round_no, play, winner)
+        if deliver is not None:
+            step.deliver(deliver(night))
+    return night
 
 
 def _check_choice(flow: Flow, choice: NightChoice, night_no: int) -> None:
@@ -89,19 +104,6 @@ def _check_choice(flow: Flow, choice: NightChoice, night_no: int) -> None:
         raise BadInput(
             f"{flow.name} 规则要记录的夜晚从第 {flow.first_night} 夜开始"
             f"（第 {night_no} 夜没有要记录的行动）。"
-        )
-
-
-def _refuse_unless_latest(game: Game, existing: Event, night_id: int) -> None:
-    """Only the latest night may be recorded again: later steps were resolved on it."""
-    later = [
-        e
-        for e in game.events()
-        if existing.id < e.id < night_id and e.data.get("night_id") != existing.id
-    ]
-    if later:
-        raise BadInput(
-            f"第 {existing.data['night']} 夜之后已经记录了别的步骤：只能重新记录最近的一夜。"
         )
 
 

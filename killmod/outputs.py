@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from killmod.delivery import Handout
     from killmod.store import Event, Game
 
 PRINT_SECRETS = "--print-secrets"
@@ -77,6 +78,42 @@ class Outputs:
 
             refuse_taken(self.private_dir, names)
 
+    def free_name(self, stem: str) -> str:
+        """``stem.txt``, or ``stem-2.txt``… — the first name not taken in the private folder
+        (for what is written again, never over what was written)."""
+        name, number = f"{stem}.txt", 1
+        while os.path.lexists(self.private_dir / name):
+            number += 1
+            name = f"{stem}-{number}.txt"
+        return name
+
+    def handout(self, public: str, texts: Mapping[str, str], what: str) -> Handout:
+        """The public post and the secrets of a step being recorded, as ``Step.deliver``
+        writes them before the step is committed: the private files first, then the post
+        (with ``--print-secrets``: the post, then the secrets after it); the line naming
+        the files comes once the step is in the game file."""
+        from killmod.delivery import Handout
+
+        texts = {name: text for name, text in texts.items() if text.strip()}
+        if self.print_secrets:
+            secrets_text = "".join(
+                f"\n—— 保密：{name}（不要贴到论坛）——\n{text.rstrip(chr(10))}\n"
+                for name, text in texts.items()
+            )
+            return Handout(public=public + secrets_text)
+        handout = Handout(public=public)
+        for name, text in texts.items():
+            handout.add_private(self.private_dir / name, text)
+        if texts:
+            handout.notes.append(f"{what}写在 {self._where(list(texts))}，只有你能读。")
+            handout.later.append(lambda: _warn_if_open(self.private_dir))
+        return handout
+
+    def _where(self, names: list[str]) -> str:
+        if len(names) == 1:
+            return str(self.private_dir / names[0])
+        return f"{self.private_dir}{os.sep}（{len(names)} 个文件）"
+
     def hand_out(self, public: str, texts: Mapping[str, str], what: str) -> list[Path]:
         """The public post and the secrets of one step: the private files are written
         first, then the post is printed; with ``--print-secrets`` the post comes first and
@@ -103,12 +140,7 @@ class Outputs:
         from killmod.private_files import write_private_files
 
         paths = write_private_files(self.private_dir, texts)
-        where = (
-            str(paths[0])
-            if len(paths) == 1
-            else f"{self.private_dir}{os.sep}（{len(paths)} 个文件）"
-        )
-        note(f"{what}写在 {where}，只有你能读。")
+        note(f"{what}写在 {self._where(list(texts))}，只有你能读。")
         _warn_if_open(self.private_dir)
         return paths
 

@@ -1,39 +1,38 @@
 """Recording a day's tally in the game file: the posts snapshot, the result and its effects.
 
-One transaction: the snapshot, the tally, the death, the warnings and
+One step (one transaction): the snapshot, the tally, the death, the warnings and
 substitutions it causes, and the win check after them are all written, or
 nothing is.  Re-recording a round voids the old record's events (kept in the
-file) and writes the new ones.  A round's day may hold several votes (a re-vote,
-指认 then 动刀): each is one tally, recorded with the stage it was and the vote
-that follows (``killmod.days``).
+file) and writes the new ones; ``killmod undo`` voids the step itself.  A round's
+day may hold several votes (a re-vote, 指认 then 动刀): each is one tally,
+recorded with the stage it was and the vote that follows (``killmod.days``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from dataclasses import replace as dataclass_replace
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from killmod.announce import tally_json
 from killmod.errors import BadInput
 from killmod.gamestate import verdict_for
+from killmod.guards import expect_day, refuse_if_over, refuse_same_thread
 from killmod.model import GameOver, GameWarning, Post, Recorded, TallyResult
 from killmod.redact import redact_url
 from killmod.rules import rule_set
-from killmod.store import Game, post_row
+from killmod.store import Delivery, Game, post_row
 from killmod.thread import Thread
-from killmod.times import format_iso, format_local
+from killmod.times import format_iso, local_text
 
 
 def already_recorded(what: str, recorded_at: str | None, timezone: str) -> BadInput:
     """The refusal to record ``what`` again without ``--replace`` (the old record is kept);
     when it was recorded is said in the game's time zone (``timezone``)."""
-    when = ""
-    if recorded_at:
-        moment = format_local(datetime.fromisoformat(recorded_at), ZoneInfo(timezone))
-        when = f"（{moment} 记录）"
+    when = f"（{local_text(recorded_at, timezone)} 记录）" if recorded_at else ""
     return BadInput(f"{what}已经记录过{when}。要重新记录请加 --replace，旧记录会保留在事件记录里。")
 
 
@@ -46,36 +45,63 @@ def snapshot_hash(posts: tuple[Post, ...]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def record_tally(game: Game, thread: Thread, result: TallyResult, *, replace: bool) -> Recorded:
+def record_tally(
+    game: Game,
+    thread: Thread,
+    result: TallyResult,
+    *,
+    replace: bool,
+    based_on: int | None = None,
+    deliver: Callable[[TallyResult], Delivery] | None = None,
+) -> Recorded:
     """Store the tally of ``result.round`` with its snapshot and apply its effects.
 
-    ``replace`` voids the round's last recorded tally; ``killmod.days.plan_day``
-    has checked that the round has a vote to record (``result.day``).
+    Every check that allows it runs again inside the step (the round is the next one,
+    the vote not yet recorded, the thread not another round's), and ``based_on`` — the
+    file's ``head()`` the count was made on — must still be the file's head.
+    ``replace`` voids the round's last recorded tally.  ``deliver`` renders what the
+    judge receives from the recorded result; it is written before the commit.
     """
+    from killmod.days import plan_day
+
     rules = rule_set(result.rules)
-    existing = game.tally_record(result.round) if replace else None
     snapshot = snapshot_hash(thread.posts)
-    with game.transaction():
+    deadline = format_iso(result.deadline)
+    source = redact_url(thread.source)  # a login in the address is never kept
+    title = f"第 {result.round} 轮的投票（{thread.title or source}，截止 {deadline}）"
+    with game.transaction(title, kind="tally", round_no=result.round, based_on=based_on) as step:
+        if not replace:
+            refuse_if_over(game)
+        expect_day(game, result.round, replacing=replace)
+        plan_day(game, result.round, phase=None, recording=True, replacing=replace)
+        refuse_same_thread(game, result.round, snapshot, source, deadline)
+        existing = game.tally_record(result.round) if replace else None
+        document = tally_json(result, rules)
         tally_id = game.save_tally(
             result.round,
-            deadline=format_iso(result.deadline),
-            source=redact_url(thread.source),
+            deadline=deadline,
+            source=source,
             title=thread.title,
             snapshot=snapshot,
-            result=tally_json(result, rules),
+            result=document,
             posts=list(thread.posts),
         )
         if existing:
             _void_old_record(game, existing, tally_id)
         _apply(game, result, tally_id)
         winner = check_win(game, result.round, {"tally_id": tally_id}, result.day.over)
-    return Recorded(tally_id, snapshot, winner, existing["id"] if existing else None)
+        recorded = Recorded(
+            tally_id, snapshot, winner, existing["id"] if existing else None, result.early
+        )
+        if deliver is not None:
+            step.deliver(deliver(dataclass_replace(result, recorded=recorded)))
+    return recorded
 
 
 def _void_old_record(game: Game, existing: dict, tally_id: int) -> None:
     old_events = [e.id for e in game.events() if e.data.get("tally_id") == existing["id"]]
-    game.void_tally(existing["id"], tally_id)
-    game.void_events(old_events, tally_id)
+    game.void_tally(existing["id"])
+    game.void_events(old_events)
     game.record(
         existing["round"],
         "tally_replaced",
@@ -99,6 +125,7 @@ def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
             "stage": day.stage.as_json(),
             "next": day.next.as_json() if day.next else None,
             "voted": list(day.voted),
+            **({"early": True} if result.early else {}),
         },
     )
     for seat in day.out:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from killmod.errors import BadInput
 from killmod.model import FormerHolder, Player, Roster
 from killmod.names import fold
+from killmod.roles import canonical_role, not_a_role, roles_of
 from killmod.rules import RULE_SETS, canonical_name
 
 RULES = tuple(RULE_SETS)
@@ -42,6 +43,12 @@ CODE_RULES = "v4"
 PLAYER_KEYS = ("seat", "name", "uid", "aliases", "alive", "role", "former")
 FORMER_KEYS = ("name", "until", "uid")
 JUDGE_KEYS = ("name", "uid")
+# Seats are a game's numbers (1.2 has 16, the largest table 25); uids are a board's
+# user ids, which SQLite keeps as 64-bit integers.
+MAX_SEAT = 999
+MAX_UID = 2**63 - 1
+# Warnings carried into a set whose warnings never escalate: at most this many.
+MAX_CARRIED = 9
 TIME_LAYOUTS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
 
 _HEADER = re.compile(r"^\s*\[\[?([^\[\]#]*)\]\]?\s*(?:#.*)?$")
@@ -224,11 +231,12 @@ class TomlTable:
             raise self.fail(key, f"应为{what}，实际是{show(value)}")
         return value
 
-    def integer(self, key: str) -> int | None:
-        """A whole number ≥ 1, None if absent."""
-        value = self.typed(key, int, " ≥ 1 的整数")
-        if value is not None and value < 1:
-            raise self.fail(key, f"应为 ≥ 1 的整数，实际是{show(value)}")
+    def integer(self, key: str, maximum: int | None = None) -> int | None:
+        """A whole number ≥ 1 (and ≤ ``maximum``), None if absent."""
+        what = " ≥ 1 的整数" + (f"（至多 {maximum}）" if maximum is not None else "")
+        value = self.typed(key, int, what)
+        if value is not None and (value < 1 or (maximum is not None and value > maximum)):
+            raise self.fail(key, f"应为{what}，实际是{show(value)}")
         return value
 
     def string(self, key: str) -> str | None:
@@ -328,7 +336,15 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
     claims = _Claims()
     judges, judge_uids = _judges(top, claims)
     substitutes = _people(top, "substitutes", claims)
-    players = _players(top, ZoneInfo(timezone), claims)
+    tables = _players(top, ZoneInfo(timezone), claims)
+    code = _code(top, rules, len(tables))
+    roles = roles_of(rules, variants)
+    players = tuple(
+        sorted(
+            (replace(player, role=_role(table, roles, rules)) for player, table in tables),
+            key=lambda player: player.seat,
+        )
+    )
     return Roster(
         players=players,
         rules=rules,
@@ -336,8 +352,8 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
         judges=judges,
         substitutes=substitutes,
         variants=variants,
-        warnings=_warnings(top, {player.seat for player in players}),
-        code=_code(top, rules, len(players)),
+        warnings=_warnings(top, {player.seat for player in players}, rules),
+        code=code,
         judge_uids=judge_uids,
     )
 
@@ -435,7 +451,8 @@ def _people(top: TomlTable, key: str, claims: _Claims) -> tuple[str, ...]:
     return names
 
 
-def _players(top: TomlTable, zone: ZoneInfo, claims: _Claims) -> tuple[Player, ...]:
+def _players(top: TomlTable, zone: ZoneInfo, claims: _Claims) -> list[tuple[Player, TomlTable]]:
+    """Each player as written (its role not yet checked), with the table it is written in."""
     raw = top.data.get("players")
     if raw is None:
         raise top.doc.error(None, "缺少 [[players]]，至少要登记一名玩家")
@@ -448,8 +465,8 @@ def _players(top: TomlTable, zone: ZoneInfo, claims: _Claims) -> tuple[Player, .
         if not isinstance(data, dict):
             raise top.fail("players", f"的第 {index + 1} 项应为表，实际是{show(data)}")
         table = top.child("players", data, f"第 {index + 1} 个 [[players]]", index, len(raw))
-        players.append(_player(table, zone, claims))
-    return tuple(sorted(players, key=lambda player: player.seat))
+        players.append((_player(table, zone, claims), table))
+    return players
 
 
 def _player(table: TomlTable, zone: ZoneInfo, claims: _Claims) -> Player:
@@ -458,14 +475,14 @@ def _player(table: TomlTable, zone: ZoneInfo, claims: _Claims) -> Player:
             raise table.fail(key, "是顶层的键，要写在第一个 [[players]] 之前")
     table.check_keys(PLAYER_KEYS)
     table.require("seat", "name")
-    seat, name = table.integer("seat"), table.string("name")
+    seat, name = table.integer("seat", MAX_SEAT), table.string("name")
     owner = f"{seat} 号玩家{show(name)}"
     claims.seat(table, seat)
     claims.name(table, "name", name, owner)
     aliases = table.strings("aliases")
     for alias in aliases:
         claims.name(table, "aliases", alias, owner)
-    uid = table.integer("uid")
+    uid = table.integer("uid", MAX_UID)
     claims.uid(table, uid, owner)
     alive = table.typed("alive", bool, " true 或 false")
     return Player(
@@ -477,6 +494,17 @@ def _player(table: TomlTable, zone: ZoneInfo, claims: _Claims) -> Player:
         role=table.string("role"),
         former=_former(table, zone, claims, owner),
     )
+
+
+def _role(table: TomlTable, roles: tuple[str, ...], rules: str) -> str | None:
+    """The player's role, one of the rule set's (a traditional form read as simplified)."""
+    role = table.data.get("role")
+    if role is None:
+        return None
+    found = canonical_role(role, roles)
+    if found is None:
+        raise table.fail("role", not_a_role(role, rules, roles))
+    return found
 
 
 def _former(
@@ -496,7 +524,7 @@ def _former(
         holder = FormerHolder(
             name=table.string("name"),
             until=_local_time(table, "until", zone),
-            uid=table.integer("uid"),
+            uid=table.integer("uid", MAX_UID),
         )
         claims.name(table, "name", holder.name, owner)
         claims.uid(table, holder.uid, owner)
@@ -518,12 +546,14 @@ def _local_time(table: TomlTable, key: str, zone: ZoneInfo) -> datetime:
     raise table.fail(key, f'应为 "YYYY-MM-DD HH:MM[:SS]" 格式的时间，实际是{show(value)}')
 
 
-def _warnings(top: TomlTable, seats: set[int]) -> dict[int, int]:
-    """Warnings carried from earlier rounds, by seat."""
+def _warnings(top: TomlTable, seats: set[int], rules: str) -> dict[int, int]:
+    """Warnings carried from earlier rounds, by seat: fewer than the rule set's ladder takes
+    to act on (1.2: one; a second would have brought the substitute)."""
     raw = top.typed("warnings", dict, "表，如 [warnings] 下写 3 = 1")
     if raw is None:
         return {}
     table = top.child("warnings", raw, "[warnings]", 0, 1)
+    most, ladder = _carried_limit(rules)
     counts = {}
     for key in raw:
         if not _SEAT_KEY.fullmatch(key) or int(key) not in seats:
@@ -531,5 +561,25 @@ def _warnings(top: TomlTable, seats: set[int]) -> dict[int, int]:
         count = table.typed(key, int, "警告次数（≥ 0 的整数）")
         if count < 0:
             raise table.fail(key, f"应为 ≥ 0 的警告次数，实际是{show(count)}")
+        if count > most:
+            raise table.fail(key, f"是{show(count)}次警告，超出了{ladder}")
         counts[int(key)] = count
     return counts
+
+
+def _carried_limit(rules: str) -> tuple[int, str]:
+    """The most warnings a player can carry, and how the message names that limit.
+
+    Under a ladder (1.2: 警告一次，二次换替补，无替补出局) a player carrying the count that
+    acts would already have been substituted or put out.
+    """
+    from killmod.rules import rule_set
+
+    action = rule_set(rules).warning_action
+    for total in range(1, MAX_CARRIED + 1):
+        if action(total, 1) != "warn":
+            return total - 1, (
+                f" {rules} 规则的警告阶梯：第 {total} 次警告就换替补或出局，"
+                f"带入的警告最多 {total - 1} 次（已被换下的玩家请写成 former）"
+            )
+    return MAX_CARRIED, f"合理范围（最多 {MAX_CARRIED} 次）"

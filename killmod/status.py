@@ -12,6 +12,25 @@ from killmod.store import Event, Game
 
 
 @dataclass(frozen=True)
+class LeaveDay:
+    """A recorded day of leave, as status shows it."""
+
+    seat: int
+    name: str
+    day: str
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A recorded violation and the kind of its penalty, as status shows it."""
+
+    round: int | None
+    seat: int
+    name: str
+    penalty: str
+
+
+@dataclass(frozen=True)
 class Status:
     """The game at a glance (what ``killmod status`` prints)."""
 
@@ -22,6 +41,8 @@ class Status:
     pending_lottery: int | None
     skipped: tuple[str, ...]
     next_step: str
+    leaves: tuple[LeaveDay, ...] = ()
+    penalties: tuple[Violation, ...] = ()
 
 
 def game_status(game: Game) -> Status:
@@ -53,6 +74,14 @@ def game_status(game: Game) -> Status:
             bool(over),
             dealt,
             following,
+        ),
+        leaves=tuple(
+            LeaveDay(e.seat, e.data["name"], e.data["day"]) for e in events if e.kind == "leave"
+        ),
+        penalties=tuple(
+            Violation(e.round, e.seat, e.data["name"], e.data["penalty"])
+            for e in events
+            if e.kind == "violation"
         ),
     )
 

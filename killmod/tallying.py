@@ -6,6 +6,7 @@ command calls.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -14,9 +15,18 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from killmod.count import AuthorIndex, TallyOptions, count_votes
+from killmod.dbfile import unwritable
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
 from killmod.fetch import Fetcher, FetchOptions
+from killmod.guards import (
+    expect_day,
+    next_day,
+    refuse_early,
+    refuse_if_over,
+    refuse_other_rules,
+    thread_problems,
+)
 from killmod.model import Post, Roster, Source, TallyResult
 from killmod.redact import redact_url
 from killmod.roster import load_roster
@@ -28,6 +38,9 @@ from scrapers.profile import Profile, load_profile
 
 if TYPE_CHECKING:
     from killmod.days import DayPlan
+    from killmod.store import Delivery, Game
+
+logger = logging.getLogger("killmod.tally")
 
 
 def tally(
@@ -35,10 +48,11 @@ def tally(
     *,
     deadline: str | datetime,
     roster: Roster | str | Path | None = None,
-    game: str | Path | None = None,
+    game: Game | str | Path | None = None,
     round_no: int | None = None,
     record: bool = False,
     replace_record: bool = False,
+    early: bool = False,
     edits: str = "strict",
     ambiguous_time: str = "count",
     rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None = None,
@@ -47,11 +61,14 @@ def tally(
     profile: Profile | str | Path | None = None,
     fetching: FetchOptions | None = None,
     phase: str | None = None,
+    now: datetime | None = None,
+    deliver: Callable[[TallyResult], Delivery] | None = None,
 ) -> TallyResult:
     """Read the vote thread at ``source`` and tally it under the rules.
 
     Seats come from ``roster`` (a Roster or a roster file) or, without one,
-    from the ``game`` file, which ``record`` writes the result into.
+    from the ``game`` file (an open ``Game`` or its path), which ``record`` writes
+    the result into.
     ``deadline`` is an aware datetime or the judge's text (``22:00``,
     ``今晚22点``…; a form without a date is the first such time after the
     thread's opening post).  ``profile`` (a Profile or a profile file) reads a
@@ -63,50 +80,122 @@ def tally(
     ``rulings`` (rulings or a rulings file) by floor are resolved to their posts against
     what the judge saw: the round's recorded snapshot when the game file has one, else
     the thread as read (``killmod.rulings.resolve``).
+
+    Recording is refused before the deadline (``now``, default the clock) unless
+    ``early``, and for a thread that cannot be this vote's (README, “The game file”);
+    ``deliver`` renders what the judge receives from the recorded result, written
+    before the step is committed.
     """
-    from killmod.days import plan_day, roster_plan
     from killmod.store import Game
 
-    opened = None
+    with Game.using(game if roster is None else None) as opened:
+        return _tally(
+            source,
+            deadline=deadline,
+            roster=roster,
+            game=opened,
+            round_no=round_no,
+            record=record,
+            replace_record=replace_record,
+            early=early,
+            options=TallyOptions(edits=edits, ambiguous_time=ambiguous_time),
+            rulings=rulings,
+            forum=forum,
+            profile=profile,
+            fetching=fetching or FetchOptions(jobs=jobs),
+            phase=phase,
+            now=now,
+            deliver=deliver,
+        )
+
+
+def _tally(
+    source: str,
+    *,
+    deadline: str | datetime,
+    roster: Roster | str | Path | None,
+    game: Game | None,
+    round_no: int | None,
+    record: bool,
+    replace_record: bool,
+    early: bool,
+    options: TallyOptions,
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None,
+    forum: str | None,
+    profile: Profile | str | Path | None,
+    fetching: FetchOptions,
+    phase: str | None,
+    now: datetime | None,
+    deliver: Callable[[TallyResult], Delivery] | None,
+) -> TallyResult:
+    from killmod.days import plan_day, roster_plan
+
     if roster is None:
         if game is None:
             raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
-        opened = Game.open(Path(game))
-        round_no = round_no or next_day(opened)
-        roster = _state_before_day(opened, round_no, replacing=record and replace_record)
+        round_no = round_no or next_day(game)
+        if record:
+            _check_recordable(game, round_no, replacing=replace_record)
+        roster = _state_before_day(game, round_no, replacing=record and replace_record)
     elif not isinstance(roster, Roster):
         roster = load_roster(Path(roster))
-    if record and opened is None:
+    if record and game is None:
         raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
-    if opened is None:
+    if game is None:
         plan = roster_plan(roster, phase)
     else:
         replacing = record and replace_record
-        plan = plan_day(opened, round_no, phase=phase, recording=record, replacing=replacing)
+        plan = plan_day(game, round_no, phase=phase, recording=record, replacing=replacing)
+    head = game.head() if game is not None else None
     if isinstance(rulings, str | Path):
         rulings = load_rulings(Path(rulings))
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
     tz = ZoneInfo(roster.timezone)
-    with Fetcher(fetching or FetchOptions(jobs=jobs)) as fetcher:
+    with Fetcher(fetching) as fetcher:
         thread = read_thread(source, tz=tz, forum=forum, profile=profile, fetcher=fetcher)
+        if game is not None:
+            refuse_other_rules(thread.title, roster.rules, game.path)
         deadline = resolve_deadline(deadline, thread, tz)
         thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
-    seen = _recorded_floors(opened, round_no) if opened is not None else None
+    now = (now or datetime.now(tz)).astimezone(tz)
+    before = refuse_early(deadline, now, early=early) if record else now < deadline
+    seen = _recorded_floors(game, round_no) if game is not None else None
     if seen is None:
         seen = [(post.pid, post.floor) for post in thread.posts]
-    ruled = tuple(resolve(rulings or (), seen).values())
-    options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time, rulings=ruled)
+    options = replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
     result = tally_thread(
         thread, roster, deadline=deadline, round_no=round_no or 1, options=options, plan=plan
     )
+    result = replace(result, early=before)
+    _check_thread(thread, result, recording=record)
     if record:
         from killmod.record import record_tally
 
-        result = replace(
-            result, recorded=record_tally(opened, thread, result, replace=replace_record)
+        recorded = record_tally(
+            game, thread, result, replace=replace_record, based_on=head, deliver=deliver
         )
+        result = replace(result, recorded=recorded)
     return result
+
+
+def _check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
+    """Before the thread is read: the file can be written, the round can be recorded."""
+    problem = unwritable(game.path)
+    if problem:
+        raise BadInput(problem)
+    if not replacing:
+        refuse_if_over(game)
+    expect_day(game, round_no, replacing=replacing)
+
+
+def _check_thread(thread: Thread, result: TallyResult, *, recording: bool) -> None:
+    """A thread that cannot be this vote's: a recording is refused, a count warned."""
+    problems = thread_problems(thread, result)
+    if problems and recording:
+        raise BadInput("没有记录：" + "".join(problems))
+    for problem in problems:
+        logger.warning(problem)
 
 
 def tally_thread(
@@ -184,16 +273,3 @@ def _state_before_day(game, round_no: int, *, replacing: bool) -> Roster:
     if later:
         raise BadInput(f"第 {max(later)} 轮已经记录，只能重新记录最近的一轮（第 {max(later)} 轮）")
     return game.roster(without_tally=existing["id"])
-
-
-def next_day(game) -> int:
-    """The round whose day comes next: the last night's round, the last day's if another
-    vote of it is to come, or the one after the last day."""
-    from killmod.gamestate import day_goes_on
-
-    days = {event.round for event in game.events("day")}
-    nights = {event.round for event in game.events("night")}
-    latest = max(days | nights, default=0)
-    if (latest in nights and latest not in days) or day_goes_on(game, latest):
-        return latest
-    return latest + 1

@@ -102,6 +102,11 @@ def format_local(moment: datetime, tz: ZoneInfo) -> str:
     return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def local_text(iso: str, timezone: str) -> str:
+    """A stored ISO time (a step's ``recorded_at``) as :func:`format_local` writes it."""
+    return format_local(datetime.fromisoformat(iso), ZoneInfo(timezone))
+
+
 def format_iso(dt: datetime) -> str:
     """ISO-8601 with seconds and the UTC offset, e.g. "2019-05-12T22:00:00+08:00"."""
     if dt.utcoffset() is None:

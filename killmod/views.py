@@ -34,6 +34,7 @@ from killmod.model import (
     Verdict,
 )
 from killmod.redact import redact, redact_url
+from killmod.times import local_text
 
 if TYPE_CHECKING:
     from killmod.audit import Audit
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from killmod.nights import SetNight
     from killmod.rules.variants import Notice
     from killmod.status import Status
+    from killmod.undo import Undone
     from killmod.watch import Update
 
 # A silenced (V4.0 癫狂) player's ballot, shown publicly: not counted, no reason given.
@@ -111,6 +113,7 @@ class PublicTally:
     verdicts: tuple[Verdict, ...]
     recorded: Recorded | None = None
     day: DayStep | None = None
+    early: bool = False  # counted before its deadline (the post says so)
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,7 @@ def public_tally(result: TallyResult) -> PublicTally:
         verdicts=tuple(public_verdict(v) for v in result.verdicts),
         recorded=result.recorded,
         day=result.day,
+        early=result.early,
     )
 
 
@@ -295,6 +299,14 @@ def status_view(state: Status) -> PublicView:
     """Where the game stands: seats in and out, warnings, substitutes, the next step."""
     status = replace(state, roster=public_roster(state.roster))
     return PublicView({"status": status})
+
+
+def undo_view(done: Undone) -> PublicView:
+    """What an undo voided (titles and effects written without secrets) and the game's
+    state after it, as ``status`` shows it."""
+    status = replace(done.status, roster=public_roster(done.status.roster))
+    recorded = local_text(done.step.recorded_at, done.status.roster.timezone)
+    return PublicView({"undone": replace(done, status=status), "recorded": recorded})
 
 
 def rules_view(

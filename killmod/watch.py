@@ -14,18 +14,22 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo
 
 from killmod.count import TallyOptions
 from killmod.days import DayPlan, plan_day, roster_plan
 from killmod.errors import BadInput, TallyFailed
 from killmod.fetch import Fetcher, FetchOptions
+from killmod.guards import next_day
 from killmod.model import Roster, TallyResult, Verdict
 from killmod.roster import load_roster
-from killmod.tallying import next_day, resolve_deadline, tally, tally_thread
+from killmod.tallying import resolve_deadline, tally, tally_thread
 from killmod.thread import read_thread
 from scrapers.profile import Profile, load_profile
+
+if TYPE_CHECKING:
+    from killmod.store import Game as OpenGame
 
 BALLOTS = ("counted", "superseded")
 
@@ -73,6 +77,43 @@ def watch(
     must succeed (a wrong address or a login page ends the watch); a later failed poll
     is reported and the watch goes on.
     """
+    from_game = roster is None
+    from killmod.store import Game
+
+    with Game.using(game if from_game else None) as opened:
+        yield from _watch(
+            source,
+            deadline=deadline,
+            roster=roster,
+            game=opened,
+            round_no=round_no,
+            options=options,
+            forum=forum,
+            profile=profile,
+            fetching=fetching,
+            every=every,
+            grace=grace,
+            now=now,
+            sleep=sleep,
+        )
+
+
+def _watch(
+    source: str,
+    *,
+    deadline: str | datetime,
+    roster: Roster | str | Path | None,
+    game: OpenGame | None,
+    round_no: int | None,
+    options: TallyOptions | None,
+    forum: str | None,
+    profile: Profile | str | Path | None,
+    fetching: FetchOptions | None,
+    every: float,
+    grace: float,
+    now: Callable[[], datetime],
+    sleep: Callable[[float], None],
+) -> Iterator[Update]:
     from_game = roster is None
     roster, round_no, plan = _day(roster, game, round_no)
     if profile is not None and not isinstance(profile, Profile):
@@ -122,12 +163,13 @@ def watch(
         forum=forum,
         profile=profile,
         fetching=fetching,
+        now=now(),
     )
     yield Update("final", now().astimezone(tz), final.deadline, final)
 
 
 def _day(
-    roster: Roster | str | Path | None, game: str | Path | None, round_no: int | None
+    roster: Roster | str | Path | None, game: OpenGame | None, round_no: int | None
 ) -> tuple[Roster, int, DayPlan]:
     """The seats, the round and the vote to count: from the roster, else the game file."""
     if roster is not None:
@@ -136,12 +178,9 @@ def _day(
         return roster, round_no or 1, roster_plan(roster, None)
     if game is None:
         raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
-    from killmod.store import Game
-
-    opened = Game.open(Path(game))
-    round_no = round_no or next_day(opened)
-    plan = plan_day(opened, round_no, phase=None, recording=False, replacing=False)
-    return opened.roster(), round_no, plan
+    round_no = round_no or next_day(game)
+    plan = plan_day(game, round_no, phase=None, recording=False, replacing=False)
+    return game.roster(), round_no, plan
 
 
 def _ballots(result: TallyResult) -> frozenset[int]:

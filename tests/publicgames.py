@@ -526,11 +526,17 @@ def leaks(seen: Seen, words: tuple[str, ...], rules: str, hostile: bool = False)
 
 
 def compare_twins(game: Game2) -> list[str]:
-    """Public outputs that differ between the twins (a hidden night action showing)."""
+    """Public outputs that differ between the twins (a hidden night action showing).
+
+    When a step was recorded is no secret, and the twins record theirs a moment apart."""
     first, second = game.twins
     assert len(first.seen) == len(second.seen)
     return [
         f"{a.label}: the twins differ\n--- {a.stdout}\n+++ {b.stdout}"
         for a, b in zip(first.seen, second.seen, strict=True)
-        if a.stdout != b.stdout and not (a.over or b.over)
+        if _RECORDED_AT.sub("recorded_at", a.stdout) != _RECORDED_AT.sub("recorded_at", b.stdout)
+        and not (a.over or b.over)
     ]
+
+
+_RECORDED_AT = re.compile(r"recorded_at(?:='[^']*'| = \S+)")

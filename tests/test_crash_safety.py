@@ -6,6 +6,8 @@
   ``events`` tables unchanged or holding exactly the whole new record — and SQLite's
   ``PRAGMA integrity_check`` is ``ok``.  A kill landing inside the write transaction is
   also made certain once, by a recording slowed down in the middle of its transaction.
+- ``killmod undo`` killed at random moments: the undo is done whole or not at all;
+  ``killmod notices`` killed: the game file is untouched, every notice placed is whole.
 - Two killmod processes on one game file: while another process holds a write
   transaction, a recording command waits ``KILLMOD_BUSY_SECONDS``, then fails with the
   game-locked message (exit 1, no traceback) and writes nothing; once the other process
@@ -44,14 +46,15 @@ def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def state(db: Path) -> tuple:
-    """What a recording changes: the tallies, posts and events (timestamps left out)."""
+    """What a step changes: the tallies, posts, events and steps (timestamps left out)."""
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         tallies = conn.execute("select id, round, deadline, source, result, void from tallies")
         posts = conn.execute("select tally_id, pid, author, body from posts order by pid")
         events = conn.execute("select id, round, kind, seat, data, void from events order by id")
-        return (tallies.fetchall(), posts.fetchall(), events.fetchall())
+        steps = conn.execute("select id, kind, round, title, void from steps order by id")
+        return (tallies.fetchall(), posts.fetchall(), events.fetchall(), steps.fetchall())
     finally:
         conn.close()
 
@@ -84,35 +87,45 @@ def record_command(url: str, db: Path) -> list[str]:
 
 
 def copy_game(source: Path, target: Path) -> Path:
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-journal", "-wal", "-shm"):  # a killed step's journal: not the copy's
         Path(f"{target}{suffix}").unlink(missing_ok=True)
     shutil.copyfile(source, target)
     os.chmod(target, 0o600)
     return target
 
 
-def test_killed_at_any_moment_the_game_file_is_as_before_or_fully_recorded(
-    board, fresh_game, tmp_path
-):
+def kill_at_random(
+    command: list[str], source: Path, tmp_path: Path, seed: int, budget: float = BUDGET
+) -> tuple[tuple, tuple, dict[str, int]]:
+    """Run ``command`` on copies of the game file ``source``, killed with SIGKILL at random
+    moments: every time the copy is either as before or fully done.  Returns the two
+    states and how the runs ended."""
     env = environment(tmp_path)
-    before = state(fresh_game)
-    # the full record, and how long a whole run takes
-    full = copy_game(fresh_game, tmp_path / "full.db")
+    before = state(source)
+    # the full step, and how long a whole run takes
+    full = copy_game(source, tmp_path / "full.db")
     started = time.monotonic()
-    done = subprocess.run(record_command(board, full), capture_output=True, env=env, timeout=120)
+    done = subprocess.run(
+        [str(arg).replace("{db}", str(full)) for arg in command],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     duration = time.monotonic() - started
     assert done.returncode == 0, done.stderr.decode()
     after = state(full)
-    assert after != before and len(after[1]) == 100  # the whole snapshot
-    rng = random.Random(20190512)
-    outcomes = {"as before": 0, "fully recorded": 0, "finished": 0}
-    deadline = time.monotonic() + BUDGET
+    rng = random.Random(seed)
+    outcomes = {"as before": 0, "fully done": 0, "finished": 0}
+    deadline = time.monotonic() + budget
     for n in range(MAX_KILLS):
         if time.monotonic() > deadline:
             break
-        db = copy_game(fresh_game, tmp_path / "killed.db")
+        db = copy_game(source, tmp_path / "killed.db")
         process = subprocess.Popen(
-            record_command(board, db), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+            [str(arg).replace("{db}", str(db)) for arg in command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
         )
         # most kills late in the run, where the fetching ends and the writing happens
         time.sleep(duration * rng.uniform(0.3, 1.1) if n % 4 else rng.uniform(0, duration))
@@ -124,12 +137,71 @@ def test_killed_at_any_moment_the_game_file_is_as_before_or_fully_recorded(
             outcomes["finished"] += 1
         else:
             assert code == -signal.SIGKILL
-            outcomes["as before" if now == before else "fully recorded"] += 1
-        # the file stays usable: a later recording, or the recorded one, reads back
+            outcomes["as before" if now == before else "fully done"] += 1
+        # the file stays usable: a later step, or the one done, reads back
         assert Game.open(db).roster().players
-    print(f"random kills: {outcomes}")  # shown with pytest -s
+    print(f"random kills of {command[1]}: {outcomes}")  # shown with pytest -s
+    return before, after, outcomes
+
+
+def test_killed_at_any_moment_the_game_file_is_as_before_or_fully_recorded(
+    board, fresh_game, tmp_path
+):
+    before, after, outcomes = kill_at_random(
+        record_command(board, Path("{db}")), fresh_game, tmp_path, seed=20190512
+    )
+    assert after != before and len(after[1]) == 100  # the whole snapshot
     assert sum(outcomes.values()) >= 8, outcomes
     assert outcomes["as before"] >= 1, outcomes
+
+
+@pytest.fixture
+def recorded_game(board, fresh_game, tmp_path) -> Path:
+    """The fresh game with its day recorded (the step undo takes back)."""
+    path = copy_game(fresh_game, tmp_path / "recorded.db")
+    done = subprocess.run(
+        record_command(board, path), capture_output=True, env=environment(tmp_path), timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    return path
+
+
+def test_killed_at_any_moment_an_undo_is_done_whole_or_not_at_all(recorded_game, tmp_path):
+    command = [str(KILLMOD), "undo", "--db", "{db}"]
+    before, after, outcomes = kill_at_random(command, recorded_game, tmp_path, seed=13, budget=8)
+    assert before != after  # the undo voided the recorded day
+    assert sum(outcomes.values()) >= 5, outcomes
+
+
+def test_killed_at_any_moment_notices_leave_the_game_file_and_no_half_notice(
+    recorded_game, tmp_path
+):
+    out = tmp_path / "notices"
+    command = [str(KILLMOD), "notices", "--out", str(out), "--db", "{db}"]
+    env = environment(tmp_path)
+    done = subprocess.run(
+        [arg.replace("{db}", str(recorded_game)) for arg in command], env=env, timeout=120
+    )
+    assert done.returncode == 0
+    whole = {path.name: path.read_bytes() for path in out.iterdir()}
+    rng = random.Random(29)
+    for _ in range(10):
+        shutil.rmtree(out, ignore_errors=True)
+        db = copy_game(recorded_game, tmp_path / "killed.db")
+        before = state(db)
+        process = subprocess.Popen(
+            [arg.replace("{db}", str(db)) for arg in command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        time.sleep(rng.uniform(0, 0.6))
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=60)
+        assert state(db) == before  # notices only read the game file
+        for path in out.iterdir() if out.exists() else ():
+            if not path.name.startswith("."):  # a notice placed is a whole notice
+                assert path.read_bytes() == whole[path.name], path.name
 
 
 SLOW_RECORD = """

@@ -7,11 +7,13 @@ import os
 import re
 import sqlite3
 import stat
+from dataclasses import replace as dataclass_replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, demo_thread, discuz_x_site
+from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, FakeThread, demo_thread, discuz_x_site
 
 from killmod.cli import main
 from killmod.store import Game
@@ -19,6 +21,24 @@ from killmod.store import Game
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PAGES = str(ROOT / "examples" / "day1")
 DEADLINE = ["--deadline", "2019-05-12 22:00"]
+NEXT_DEADLINE = ["--deadline", "2019-05-13 22:00"]
+
+
+def next_day_thread() -> FakeThread:
+    """The demo vote thread a day later: the next round's vote, with the same ballots."""
+    thread = demo_thread()
+    day = timedelta(days=1)
+    posts = [
+        dataclass_replace(
+            post,
+            pid=post.pid + 1000,
+            posted_at=post.posted_at + day,
+            edited_at=post.edited_at + day if post.edited_at else None,
+            quote=(post.quote[0], post.quote[1] + day, post.quote[2]) if post.quote else None,
+        )
+        for post in thread.posts
+    ]
+    return dataclass_replace(thread, posts=posts, now=thread.now + day)
 
 
 @pytest.fixture
@@ -207,16 +227,28 @@ def test_recording_a_round_twice_is_refused_without_replace(game):
     assert len(events(game, "death")) == 1
 
 
-def test_when_a_round_was_recorded_is_told_in_the_games_time_zone(game):
+def test_when_a_step_was_recorded_is_told_in_the_games_time_zone(game):
+    """The machine's clock is UTC here, the game's Asia/Shanghai: messages use the game's."""
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
-    run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
-    stored = datetime.fromisoformat(Game.open(game).tally_record(1)["recorded_at"])
-    again = run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
-    shown = stored.astimezone(ZoneInfo("Asia/Shanghai")).strftime("%Y-%m-%d %H:%M:%S")
-    assert f"第 1 轮的投票已经记录过（{shown} 记录）" in again.output
-    assert not re.search(r"\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}", again.output), again.output
+    def local(iso: str) -> str:
+        return (
+            datetime.fromisoformat(iso)
+            .astimezone(ZoneInfo("Asia/Shanghai"))
+            .strftime("%Y-%m-%d %H:%M:%S")
+        )
+
+    night = ["night", "--round", "1", "--kill", "7", "--at", "2019-05-11 23:00", "--db", str(game)]
+    assert run(*night).exit_code == 0
+    stored = Game.open(game).last_step().recorded_at
+    again = run(*night)
+    assert f"第 1 轮的夜晚已经记录过（{local(stored)} 记录）" in again.output, again.output
+    undone = run("undo", "--db", str(game))
+    assert undone.exit_code == 0, undone.output
+    assert f"（{local(stored)} 记录）" in undone.output, undone.output
+    for output in (again.output, undone.output):
+        assert not re.search(r"\d{2}:\d{2}:\d{2}(?:\.\d+)?[+-]\d{2}:\d{2}", output), output
 
 
 def test_replace_keeps_the_old_record_voided_and_counts_on_the_state_before_it(game, tmp_path):
@@ -249,12 +281,12 @@ def test_replace_keeps_the_old_record_voided_and_counts_on_the_state_before_it(g
 
 def test_warnings_carry_across_rounds_then_substitute_then_drown(game, serve_site):
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
-    url = f"{serve_site(discuz_x_site(demo_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
+    url = f"{serve_site(discuz_x_site(next_day_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
     doc = json.loads(
         run(
             "tally",
             url,
-            *DEADLINE,
+            *NEXT_DEADLINE,
             "--db",
             str(game),
             "--record",
@@ -277,10 +309,11 @@ def test_warnings_carry_across_rounds_then_substitute_then_drown(game, serve_sit
 
 def test_drowned_players_are_announced_with_their_camp_only(game, serve_site):
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
-    url = f"{serve_site(discuz_x_site(demo_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
+    url = f"{serve_site(discuz_x_site(next_day_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
     text = run(
-        "tally", url, *DEADLINE, "--db", str(game), "--record", "--round", "2", "--format", "text"
-    ).output
+        "tally", url, *NEXT_DEADLINE, "--db", str(game), "--record", "--round", "2", "--format",
+        "text",
+    ).output  # fmt: skip
     assert "14号 老王：视为自投；第 2 次警告，无替补，出局（淹死），身份：杀手" in text
     assert "9号 小明：视为自投；第 2 次警告，由替补 替补甲 接替" in text
 

@@ -49,6 +49,7 @@ PUBLIC = {
     "watch.text.j2",
     "leave.text.j2",
     "penalty.text.j2",
+    "undo.text.j2",
 }
 PRIVATE = {"notice.j2", "lottery.private.j2", "night.private.j2", "tally.private.j2"}
 # Pieces the templates above include or import; replaced with them, they are never rendered.

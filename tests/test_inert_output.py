@@ -172,7 +172,7 @@ def play(folder: Path, serve_site, evil: bool) -> dict[str, str]:
     db = folder / "game.db"
     cli("init", "--roster", roster, "--db", db)
     out["tally.recorded"] = cli(*day, "--db", db, "--record", "--round", 1)
-    night = ["night", "--round", 1, "--kill", 7, "--at", "2019-05-12 23:00", "--db", db]
+    night = ["night", "--round", 2, "--kill", 7, "--at", "2019-05-12 23:00", "--db", db]
     out["night.bbcode"] = cli(*night)
     out["night.text"] = cli(*night, "--replace", "--format", "text")
     out["night.json"] = cli(*night, "--replace", "--format", "json")
@@ -192,7 +192,7 @@ def play(folder: Path, serve_site, evil: bool) -> dict[str, str]:
     cli("init", "--roster", roster, "--db", ended)
     cli(*day, "--db", ended, "--record", "--round", 1)
     out["gameover"] = cli(
-        "night", "--round", 1, "--kill", 14, "--veto", 9, "--at", "2019-05-12 23:00",
+        "night", "--round", 2, "--kill", 14, "--veto", 9, "--at", "2019-05-12 23:00",
         "--db", ended,
     )  # fmt: skip
     out["status.reveal"] = cli("status", "--reveal", "--db", ended)

@@ -9,14 +9,14 @@ import click
 from killmod.cli import user_errors
 from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import board_options, db_option, templates_option
+from killmod.commands.options import ROUND, board_options, db_option, templates_option
 
 
 @command()
 @click.option(
     "--game-thread", help="游戏帖（网址、保存的网页或文件夹）：检查诈尸时间后出局玩家的发言"
 )
-@click.option("--round", "round_no", type=click.IntRange(min=1), help="只看这一轮（默认：全部）")
+@click.option("--round", "round_no", type=ROUND, help="只看这一轮（默认：全部）")
 @click.option(
     "--announced",
     multiple=True,
@@ -58,21 +58,22 @@ def audit(
     from killmod.store import Game
     from killmod.views import audit_view
 
-    found = run_audit(
-        Game.open(db_path),
-        round_no=round_no,
-        game_thread=game_thread,
-        announced=parse_announced(announced),
-        forum=forum,
-        profile=profile_path,
-        fetching=fetching,
-    )
+    with Game.open(db_path) as game:
+        found = run_audit(
+            game,
+            round_no=round_no,
+            game_thread=game_thread,
+            announced=parse_announced(announced),
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+        )
     post(render_public(f"audit.{fmt}.j2", templates, audit_view(found)))
 
 
 @command()
 @click.argument("seat", type=int, metavar="座位号")
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="犯规的轮次")
+@click.option("--round", "round_no", type=ROUND, required=True, help="犯规的轮次")
 @click.option(
     "--kind",
     type=click.Choice(("cancel", "extra")),
@@ -100,7 +101,8 @@ def penalty(
     from killmod.store import Game
     from killmod.views import record_view
 
-    recorded = record_penalty(
-        Game.open(db_path), seat, round_no=round_no, kind=kind, choice=choice, reason=reason
-    )
+    with Game.open(db_path) as game:
+        recorded = record_penalty(
+            game, seat, round_no=round_no, kind=kind, choice=choice, reason=reason
+        )
     note(render_public("penalty.text.j2", templates, record_view(penalty=recorded)))

@@ -22,16 +22,22 @@ def deal(db_path: Path, seed: int | None, outputs: Outputs, templates: Path | No
     """按规则发身份，每位玩家的站内短信写进私密文件夹。屏幕上不显示身份，私密文件夹只有你能读。"""
     from killmod.deal import deal as deal_roles
     from killmod.deal import notice_stem, notices
-    from killmod.outputs import note
+    from killmod.delivery import Handout
+    from killmod.model import Roster
     from killmod.store import Game
 
-    game = Game.open(db_path)
-    names = {
-        player.seat: step_file(game, notice_stem(player), "deal", lambda event: True)
-        for player in game.roster().players
-    }
-    outputs.refuse_taken(names.values())
-    deal_roles(game, seed)
-    texts = notices(game.roster(), templates)
-    outputs.secrets({names[seat]: text for seat, text in texts.items()}, "站内短信（每位玩家一份）")
-    note(f"已发身份：{len(texts)} 名玩家。")
+    def hand_out(roster: Roster) -> Handout:
+        texts = notices(roster, templates)
+        handout = outputs.handout(
+            "", {names[seat]: text for seat, text in texts.items()}, "站内短信（每位玩家一份）"
+        )
+        handout.notes.append(f"已发身份：{len(texts)} 名玩家。")
+        return handout
+
+    with Game.open(db_path) as game:
+        names = {
+            player.seat: step_file(game, notice_stem(player), "deal", lambda event: True)
+            for player in game.roster().players
+        }
+        outputs.refuse_taken(names.values())
+        deal_roles(game, seed, deliver=hand_out)

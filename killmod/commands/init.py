@@ -36,7 +36,8 @@ def init(roster_path: Path, db_path: Path, force: bool, next_game: bool) -> None
     if next_game and force:
         raise BadInput("--next-game 保留上一局的记录，--force 覆盖整个文件：只能选一个。")
     if next_game:
-        start_next_game(Game.open(db_path), roster)
+        with Game.open(db_path) as game:
+            start_next_game(game, roster)
         note(
             f"已在 {db_path} 开始下一局：{len(roster.players)} 名玩家，{title(roster.rules)} 规则；"
             "上一局的记录保留在文件里。"

@@ -34,5 +34,6 @@ def leave(
     from killmod.store import Game
     from killmod.views import record_view
 
-    recorded = record_leave(Game.open(db_path), seat, day_text, note=note)
+    with Game.open(db_path) as game:
+        recorded = record_leave(game, seat, day_text, note=note)
     tell(render_public("leave.text.j2", templates, record_view(leave=recorded)))

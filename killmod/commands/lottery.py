@@ -1,25 +1,32 @@
-"""``killmod lottery make|reveal|verify``: the tie lottery of the 1.2 rules (四、平票处理)."""
+"""``killmod lottery make|reveal|show|verify``: the tie lottery of the 1.2 rules (四、平票处理)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from killmod.cli import user_errors
 from killmod.clitext import group
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import ROUND, db_option, templates_option
 from killmod.outputs import Outputs, post, private_options, step_file
 
-round_option = click.option(
-    "--round", "round_no", type=click.IntRange(min=1), required=True, help="平票的是第几轮"
-)
+if TYPE_CHECKING:
+    from killmod.delivery import Handout
+    from killmod.lottery import Lottery, Reveal
+    from killmod.store import Game
+
+round_option = click.option("--round", "round_no", type=ROUND, required=True, help="平票的是第几轮")
 
 
 @group()
 def lottery() -> None:
-    """平票抽签：make 做签，reveal 公布结果，verify 核对承诺值。"""
+    """平票抽签：做签、公布结果、重发签位、核对。
+
+    make 做签，reveal 公布结果，show 重发签位，verify 核对承诺值。
+    """
 
 
 @lottery.command()
@@ -34,22 +41,48 @@ def make(
 ) -> None:
     """为一轮平票做签。投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
     写进私密文件夹。"""
-    from killmod.announce import render_private, render_public
-    from killmod.lottery import PREFIX, make_lottery
+    from killmod.lottery import make_lottery
     from killmod.store import Game
+
+    def hand_out(made: Lottery) -> Handout:
+        public, private = _lots(game, made, templates)
+        return outputs.handout(public, {name: private}, "签位（给执行斑竹或第三人的站内留言）")
+
+    with Game.open(db_path) as game:
+        same_round = lambda event: event.round == round_no  # noqa: E731
+        name = step_file(game, f"round{round_no}-lottery-private", "lottery", same_round)
+        outputs.refuse_taken([name])
+        make_lottery(game, round_no, seed, deliver=hand_out)
+
+
+def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
+    """The public post (the commitment) and the private message (the lots, secret)."""
+    from killmod.announce import render_private, render_public
+    from killmod.lottery import PREFIX
     from killmod.views import lots_view, lottery_view
 
-    game = Game.open(db_path)
-    same_round = lambda event: event.round == round_no  # noqa: E731
-    name = step_file(game, f"round{round_no}-lottery-private", "lottery", same_round)
-    outputs.refuse_taken([name])
-    made = make_lottery(game, round_no, seed)
     roster = game.roster()
     public = render_public(
         "lottery.public.bbcode.j2", templates, lottery_view(made, roster, PREFIX)
     )
-    private = render_private("lottery.private.j2", templates, lots_view(made, roster))
-    outputs.hand_out(public, {name: private}, "签位（给执行斑竹或第三人的站内留言）")
+    return public, render_private("lottery.private.j2", templates, lots_view(made, roster))
+
+
+@lottery.command()
+@round_option
+@db_option
+@private_options("--out")
+@templates_option
+@user_errors
+def show(round_no: int, db_path: Path, outputs: Outputs, templates: Path | None) -> None:
+    """重发第 N 轮的签位：从游戏文件再写一份给执行斑竹的站内留言（丢了原来那份时用）。"""
+    from killmod.lottery import recorded_lottery
+    from killmod.store import Game
+
+    with Game.open(db_path) as game:
+        _, private = _lots(game, recorded_lottery(game, round_no), templates)
+    name = outputs.free_name(f"round{round_no}-lottery-private-again")
+    outputs.secrets({name: private}, f"第 {round_no} 轮的签位（重发）")
 
 
 @lottery.command()
@@ -61,16 +94,20 @@ def make(
 def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> None:
     """公布抽签结果：出局者及其阵营。同时公开签位和密钥供核对。"""
     from killmod.announce import render_game_over, render_public
+    from killmod.delivery import Handout
     from killmod.lottery import reveal_lottery
     from killmod.store import Game
     from killmod.views import reveal_view
 
-    game = Game.open(db_path)
-    drawn = reveal_lottery(game, round_no, lot)
-    roster = game.roster()
-    post(render_public("lottery.reveal.bbcode.j2", templates, reveal_view(drawn, roster)))
-    if drawn.winner:
-        post("\n" + render_game_over(drawn.winner, roster, templates))
+    def hand_out(drawn: Reveal) -> Handout:
+        roster = game.roster()
+        public = render_public("lottery.reveal.bbcode.j2", templates, reveal_view(drawn, roster))
+        if drawn.winner:
+            public += "\n" + render_game_over(drawn.winner, roster, templates)
+        return Handout(public=public)
+
+    with Game.open(db_path) as game:
+        reveal_lottery(game, round_no, lot, deliver=hand_out)
 
 
 @lottery.command()

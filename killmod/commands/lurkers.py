@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from killmod.cli import user_errors
 from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import board_options, db_option, post_format_option, templates_option
+from killmod.commands.options import (
+    ROUND,
+    board_options,
+    db_option,
+    post_format_option,
+    templates_option,
+)
+
+if TYPE_CHECKING:
+    from killmod.lurkers import LurkerReport
+    from killmod.store import Game
 
 
 @command()
@@ -17,7 +28,7 @@ from killmod.commands.options import board_options, db_option, post_format_optio
 @click.option(
     "--round",
     "round_no",
-    type=click.IntRange(min=1),
+    type=ROUND,
     help="第几轮：从上一轮记录的投票截止到本轮记录的投票截止",
 )
 @click.option(
@@ -47,25 +58,38 @@ def lurkers(
     fetching,
 ) -> None:
     """潜水统计：游戏帖里每位存活玩家本轮的发言次数。游戏帖可以是网址、保存的网页或文件夹。"""
-    from killmod.announce import render_game_over, render_public
+    from killmod.delivery import Handout
     from killmod.lurkers import lurkers as count_lurkers
     from killmod.outputs import post
     from killmod.store import Game
+
+    def hand_out(report: LurkerReport) -> Handout:
+        return Handout(public=_post(game, report, fmt, templates))
+
+    with Game.open(db_path) as game:
+        report = count_lurkers(
+            game,
+            source,
+            round_no=round_no,
+            from_text=from_text,
+            to_text=to_text,
+            minimum=minimum,
+            record=record,
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+            deliver=hand_out,
+        )
+        if not record:
+            post(_post(game, report, fmt, templates))
+
+
+def _post(game: Game, report: LurkerReport, fmt: str, templates: Path | None) -> str:
+    """The lurkers post, and the game-over post when a drowning ended the game."""
+    from killmod.announce import render_game_over, render_public
     from killmod.views import lurkers_view
 
-    game = Game.open(db_path)
-    report = count_lurkers(
-        game,
-        source,
-        round_no=round_no,
-        from_text=from_text,
-        to_text=to_text,
-        minimum=minimum,
-        record=record,
-        forum=forum,
-        profile=profile_path,
-        fetching=fetching,
-    )
-    post(render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report)))
+    text = render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report))
     if report.recorded and report.recorded.winner:
-        post(render_game_over(report.recorded.winner, game.roster(), templates))
+        text += render_game_over(report.recorded.winner, game.roster(), templates)
+    return text

@@ -45,7 +45,7 @@ def new(
     force: bool,
     templates: Path | None,
 ) -> None:
-    """写一份名单模板，带说明，座位按规则的身份表（默认文件 roster.toml）。
+    """写一份带说明的名单模板，座位按规则的身份表。默认文件 roster.toml。
 
     填上法官和每位玩家的论坛名（最好还有 uid），再 killmod init --roster 文件。
     """

@@ -14,14 +14,16 @@ import click
 
 from killmod.cli import user_errors
 from killmod.clitext import command
-from killmod.commands.options import db_option, templates_option
-from killmod.outputs import Outputs, post, private_options, step_file
+from killmod.commands.options import MAX_ROUND, db_option, templates_option
+from killmod.outputs import Outputs, private_options, step_file
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from killmod.flows.base import NightChoice
     from killmod.model import GameOver
+    from killmod.night import Night
+    from killmod.nights import SetNight
     from killmod.store import Event, Game
 
 FORMATS = ("bbcode", "text", "json")
@@ -31,7 +33,7 @@ FORMATS = ("bbcode", "text", "json")
 @click.option(
     "--round",
     "round_no",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_ROUND),
     required=True,
     help="第几夜（1.2、X、2.0 从 1 算起；V4.0 从第零晚 0 算起）",
 )
@@ -112,7 +114,6 @@ def night(
     from killmod.rules import r12
     from killmod.store import Game
 
-    game = Game.open(db_path)
     choice = NightChoice(
         kill=kill,
         check=checks,
@@ -124,14 +125,15 @@ def night(
         possess=possess,
         guard=parse_guards(guards),
     )
-    if game.roster().rules == r12.NAME:
-        if choice.used() - {"kill"} or round_no < 1:
-            raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
-        _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
-        return
-    if veto is not None or at_text is not None:
-        raise BadInput("--veto 和 --at 只用于 1.2 规则。")
-    _set_night(game, round_no, choice, replace_record, fmt, outputs, templates)
+    with Game.open(db_path) as game:
+        if game.roster().rules == r12.NAME:
+            if choice.used() - {"kill"} or round_no < 1:
+                raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
+            _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
+            return
+        if veto is not None or at_text is not None:
+            raise BadInput("--veto 和 --at 只用于 1.2 规则。")
+        _set_night(game, round_no, choice, replace_record, fmt, outputs, templates)
 
 
 def _night_12(
@@ -144,20 +146,27 @@ def _night_12(
     fmt: str,
     templates: Path | None,
 ) -> None:
-    """1.2: the kill and the veto, camps only, the 诈尸 window: all of it public."""
+    """1.2: the kill and the veto, camps only, the 诈尸 window: all of it public, printed
+    before the night is committed."""
     from killmod.announce import render_public
+    from killmod.delivery import Handout
     from killmod.night import night_json, record_night
     from killmod.views import night_view
 
-    done = record_night(
-        game, round_no, kill=kill, veto=veto, at_text=at_text, replace=replace_record
-    )
-    if fmt == "json":
-        post(json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n")
-        return
-    post(
-        render_public(f"night.{fmt}.j2", templates, night_view(done))
-        + _game_over(game, done.winner, templates)
+    def hand_out(done: Night) -> Handout:
+        if fmt == "json":
+            return Handout(public=json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n")
+        public = render_public(f"night.{fmt}.j2", templates, night_view(done))
+        return Handout(public=public + _game_over(game, done.winner, templates))
+
+    record_night(
+        game,
+        round_no,
+        kill=kill,
+        veto=veto,
+        at_text=at_text,
+        replace=replace_record,
+        deliver=hand_out,
     )
 
 
@@ -171,25 +180,31 @@ def _set_night(
     templates: Path | None,
 ) -> None:
     """Every other set: the public dawn post (or its public JSON) on stdout; the police's
-    answers, the notices and the night's resolution in a private file."""
+    answers, the notices and the night's resolution in a private file — both written
+    before the night is committed."""
     from killmod.announce import render_private, render_public
+    from killmod.delivery import Handout
     from killmod.nights import record_set_night
     from killmod.views import dawn_document, dawn_view, night_secrets_view
 
     name = step_file(game, f"night{night_no}-private", "night", _night_number(night_no))
     outputs.refuse_taken([name])
-    done = record_set_night(game, night_no, choice, replace=replace_record)
-    roster = game.roster()
-    private = render_private("night.private.j2", templates, night_secrets_view(done, roster))
-    if fmt == "json" and outputs.print_secrets:
-        post(json.dumps(done.play.document, ensure_ascii=False, indent=1) + "\n")
-        return
-    if fmt == "json":
-        public = json.dumps(dawn_document(done), ensure_ascii=False, indent=1) + "\n"
-    else:
-        public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
-        public += _game_over(game, done.winner, templates)
-    outputs.hand_out(public, {name: private}, "私下通知和本夜的结算过程")
+
+    def hand_out(done: SetNight) -> Handout:
+        roster = game.roster()
+        private = render_private("night.private.j2", templates, night_secrets_view(done, roster))
+        if fmt == "json" and outputs.print_secrets:
+            return Handout(
+                public=json.dumps(done.play.document, ensure_ascii=False, indent=1) + "\n"
+            )
+        if fmt == "json":
+            public = json.dumps(dawn_document(done), ensure_ascii=False, indent=1) + "\n"
+        else:
+            public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
+            public += _game_over(game, done.winner, templates)
+        return outputs.handout(public, {name: private}, "私下通知和本夜的结算过程")
+
+    record_set_night(game, night_no, choice, replace=replace_record, deliver=hand_out)
 
 
 def _night_number(night_no: int) -> Callable[[Event], bool]:

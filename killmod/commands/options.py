@@ -7,6 +7,9 @@ from pathlib import Path
 import click
 
 DEFAULT_DB = Path("killmod.db")
+# Rounds are a game's days (a 25-player game lasts a few dozen): a larger number is a typo.
+MAX_ROUND = 999
+ROUND = click.IntRange(min=1, max=MAX_ROUND)
 
 db_option = click.option(
     "--db",
@@ -76,7 +79,7 @@ def vote_thread_options(command):
             click.option(
                 "--round",
                 "round_no",
-                type=click.IntRange(min=1),
+                type=ROUND,
                 help="第几轮（默认：游戏文件的下一轮，或 1）",
             ),
         )

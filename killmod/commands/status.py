@@ -25,7 +25,8 @@ def status(db_path: Path, reveal: bool, templates: Path | None) -> None:
     from killmod.store import Game
     from killmod.views import status_view
 
-    state = game_status(Game.open(db_path))
+    with Game.open(db_path) as game:
+        state = game_status(game)
     if reveal:
         if state.winner is None:
             raise BadInput("游戏还没有结束：揭秘帖只能在游戏结束后发。")

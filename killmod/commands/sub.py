@@ -9,12 +9,13 @@ import click
 from killmod.cli import user_errors
 from killmod.clitext import command
 from killmod.commands.options import db_option
+from killmod.roster import MAX_UID
 
 
 @command()
 @click.argument("seat", type=int, metavar="座位号")
 @click.argument("name", metavar="替补")
-@click.option("--uid", type=int, help="替补的论坛 uid")
+@click.option("--uid", type=click.IntRange(1, MAX_UID), help="替补的论坛 uid")
 @click.option(
     "--at", "at_text", metavar="时间", help="接替时间（默认现在）：之后旧玩家的发言按 replaced 处理"
 )
@@ -26,6 +27,6 @@ def sub(seat: int, name: str, uid: int | None, at_text: str | None, db_path: Pat
     from killmod.store import Game
     from killmod.substitute import substitute
 
-    game = Game.open(db_path)
-    old = substitute(game, seat, name, uid=uid, at_text=at_text)
+    with Game.open(db_path) as game:
+        old = substitute(game, seat, name, uid=uid, at_text=at_text)
     note(f"{seat}号：{name} 接替 {old}，身份不变。")

@@ -8,14 +8,12 @@ import click
 
 from killmod.cli import user_errors
 from killmod.clitext import command
-from killmod.commands.options import db_option, post_format_option, templates_option
+from killmod.commands.options import ROUND, db_option, post_format_option, templates_option
 
 
 @command()
 @click.argument("seat", type=int, metavar="座位号")
-@click.option(
-    "--round", "round_no", type=click.IntRange(min=1), help="第几轮（默认：正在进行的白天）"
-)
+@click.option("--round", "round_no", type=ROUND, help="第几轮（默认：正在进行的白天）")
 @click.option(
     "--at",
     "at_text",
@@ -38,17 +36,19 @@ def suicide(
     from zoneinfo import ZoneInfo
 
     from killmod.announce import render_game_over, render_public
-    from killmod.days import record_suicide
+    from killmod.days import Suicide, record_suicide
+    from killmod.delivery import Handout
     from killmod.night import announcement_time
-    from killmod.outputs import post
     from killmod.store import Game
-    from killmod.tallying import next_day
     from killmod.views import suicide_view
 
-    game = Game.open(db_path)
-    at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
-    done = record_suicide(game, seat, round_no or next_day(game), at)
-    roster = game.roster()
-    post(render_public(f"suicide.{fmt}.j2", templates, suicide_view(done, roster)))
-    if done.winner:
-        post("\n" + render_game_over(done.winner, roster, templates))
+    def hand_out(done: Suicide) -> Handout:
+        roster = game.roster()
+        public = render_public(f"suicide.{fmt}.j2", templates, suicide_view(done, roster))
+        if done.winner:
+            public += "\n" + render_game_over(done.winner, roster, templates)
+        return Handout(public=public)
+
+    with Game.open(db_path) as game:
+        at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
+        record_suicide(game, seat, round_no, at, deliver=hand_out)

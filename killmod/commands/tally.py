@@ -22,6 +22,7 @@ from killmod.outputs import PRINT_SECRETS, note, post
 
 if TYPE_CHECKING:
     from killmod.model import TallyResult
+    from killmod.store import Game
 
 FORMATS = ("bbcode", "text", "json", "audit")
 
@@ -31,6 +32,11 @@ FORMATS = ("bbcode", "text", "json", "audit")
 @click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
 @click.option(
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的一轮（旧记录保留）"
+)
+@click.option(
+    "--early",
+    is_flag=True,
+    help="截止时间还没到也记录（如所有人都已投票）：记录和公告都会注明“提前计票”",
 )
 @click.option(
     "--phase",
@@ -70,6 +76,7 @@ def tally(
     round_no,
     record,
     replace_record,
+    early,
     phase,
     fmt,
     edits,
@@ -82,50 +89,110 @@ def tally(
     fetching,
 ) -> None:
     """计票：读取投票帖（网址、保存的网页或文件夹），输出公告。"""
-    from killmod.announce import public_tally_json, render_game_over, render_tally, tally_json
-    from killmod.rules import rule_set
     from killmod.store import Game
+
+    with Game.using(None if roster_path else db_path) as game:
+        _tally(
+            game,
+            source,
+            deadline=deadline,
+            roster=roster_path,
+            round_no=round_no,
+            record=record,
+            replace_record=replace_record,
+            early=early,
+            phase=phase,
+            fmt=fmt,
+            print_secrets=print_secrets,
+            edits=edits,
+            ambiguous_time=ambiguous_time,
+            rulings=rulings,
+            templates=templates,
+            forum=forum,
+            profile=profile_path,
+            fetching=fetching,
+        )
+
+
+def _tally(
+    game: Game | None,
+    source: str,
+    *,
+    fmt: str,
+    print_secrets: bool,
+    templates: Path | None,
+    **options,
+) -> None:
+    """Count (and record) the vote; a recorded vote's post is printed before the record
+    is committed, the notes for the judge once it is."""
+    from killmod.delivery import Handout
     from killmod.tallying import tally as run_tally
 
-    result = run_tally(
-        source,
-        deadline=deadline,
-        roster=roster_path,
-        game=db_path,
-        round_no=round_no,
-        record=record,
-        replace_record=replace_record,
-        phase=phase,
-        edits=edits,
-        ambiguous_time=ambiguous_time,
-        rulings=rulings,
-        forum=forum,
-        profile=profile_path,
-        fetching=fetching,
-    )
+    def hand_out(result: TallyResult) -> Handout:
+        public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+        return Handout(public=public, notes=[notes] if notes else [])
+
+    recording = options["record"]
+    result = run_tally(source, game=game, deliver=hand_out if recording else None, **options)
+    if not recording:
+        public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+        post(public)
+        if notes:
+            note(notes)
+
+
+def _outputs(
+    result: TallyResult,
+    game: Game | None,
+    fmt: str,
+    templates: Path | None,
+    *,
+    print_secrets: bool,
+) -> tuple[str, str]:
+    """The public post (the announcement or the JSON, the game-over post when the game
+    ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
+    judge (stderr): times to the minute, slips of the pen, posts a hidden effect left
+    uncounted."""
+    from killmod.announce import public_tally_json, render_game_over, render_tally, tally_json
+    from killmod.rules import rule_set
+
     rules = rule_set(result.rules)
     if fmt == "json":
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
-        post(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+        public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
     else:
-        post(render_tally(result, fmt, rules, templates))
+        public = render_tally(result, fmt, rules, templates)
     if result.recorded and result.recorded.winner:
-        roster = Game.open(db_path).roster()
-        post(render_game_over(result.recorded.winner, roster, templates))
-    judge_notes(result, templates, print_secrets=print_secrets and fmt != "json")
+        public += render_game_over(result.recorded.winner, game.roster(), templates)
+    if print_secrets and fmt != "json":
+        secrets = _secrets(result, templates)
+        public += "\n" + secrets if secrets.strip() else ""
+    return public, _notes(result, templates)
 
 
 def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: bool) -> None:
     """The tally's notes for the judge on stderr (times to the minute, slips of the pen,
     how many posts a hidden effect left uncounted); with ``--print-secrets`` whose posts
     those are, on stdout after the post."""
-    from killmod.announce import render_private, render_public
-    from killmod.views import tally_notes_view, tally_secrets_view
-
-    notes = render_public("tally.notes.text.j2", templates, tally_notes_view(result))
-    if notes.strip():
+    notes = _notes(result, templates)
+    if notes:
         note(notes)
     if print_secrets:
-        secrets = render_private("tally.private.j2", templates, tally_secrets_view(result))
+        secrets = _secrets(result, templates)
         if secrets.strip():
             post("\n" + secrets)
+
+
+def _notes(result: TallyResult, templates: Path | None) -> str:
+    from killmod.announce import render_public
+    from killmod.views import tally_notes_view
+
+    notes = render_public("tally.notes.text.j2", templates, tally_notes_view(result))
+    return notes.rstrip("\n") if notes.strip() else ""
+
+
+def _secrets(result: TallyResult, templates: Path | None) -> str:
+    from killmod.announce import render_private
+    from killmod.views import tally_secrets_view
+
+    return render_private("tally.private.j2", templates, tally_secrets_view(result))

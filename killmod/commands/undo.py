@@ -1,0 +1,31 @@
+"""``killmod undo``: void the last recorded step and say where the game is back to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from killmod.cli import user_errors
+from killmod.clitext import command
+from killmod.commands.options import db_option, templates_option
+
+
+@command()
+@db_option
+@templates_option
+@user_errors
+def undo(db_path: Path, templates: Path | None) -> None:
+    """撤销最后记录的一步。计票、夜晚、替补、抽签、处罚、请假、发身份……都可以撤销：记录作废但保留，可一步步往回撤。"""
+    from killmod.announce import render_public
+    from killmod.delivery import Handout
+    from killmod.store import Game
+    from killmod.undo import Undone
+    from killmod.undo import undo as undo_last
+    from killmod.views import status_view, undo_view
+
+    def report(done: Undone) -> Handout:
+        text = render_public("undo.text.j2", templates, undo_view(done))
+        state = render_public("status.text.j2", templates, status_view(done.status))
+        return Handout(public=text + "\n" + state)
+
+    with Game.open(db_path) as game:
+        undo_last(game, deliver=report)
