@@ -288,6 +288,7 @@ def tally_json(result: TallyResult, rules: ModuleType) -> dict:
             }
             for v in result.verdicts
         ],
+        **({"excused": list(result.excused)} if result.excused else {}),
         **({"day": _day_json(result.day)} if result.day else {}),
         **({"early": True} if result.early else {}),
     }

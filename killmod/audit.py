@@ -3,16 +3,12 @@
 1.2 names three violations this module finds from the game file and threads:
 
 - 补充说明 二.5: “无该轮投票权的正式玩家在投票贴内发言按犯规处理。具有投票权的正式玩家
-  在投票贴内作出非正式投票内容的发言按犯规处理。” — the recorded tallies' ``dead``
-  and ``no_vote`` verdicts;
+  在投票贴内作出非正式投票内容的发言按犯规处理。” — the recorded tallies' verdicts the
+  rule set's tally policy names as violations (1.2: ``dead`` and ``no_vote``; no other
+  set has this rule);
 - 二.4: “出局玩家在诈尸时间结束后，禁止在游戏帖中出现” — a dead player's post in
-  the game thread more than 24 hours (``killmod.night.ZHASHI``) after the death
-  was announced.  The announcement is ``--announced`` when given, else the
-  night's recorded announcement (尸体 post) for a night's death, else the time
-  the death was recorded (the tally or lottery that put the player out);
-- and the penalty: “取消该玩家所在阵营所有特殊权利一轮，或为对立阵营增加特殊权力一轮。
-  具体方案由犯规方对立阵营作出选择” — recorded with ``killmod penalty`` as a
-  ``violation`` event and listed by the audit.
+  the game thread after his 诈尸 window closed (``zhashi_ends``);
+- and the penalty (``killmod.penalties``), listed by the audit.
 """
 
 from __future__ import annotations
@@ -22,23 +18,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
 from zoneinfo import ZoneInfo
 
 from killmod.count import AuthorIndex
 from killmod.deadline import parse_deadline
 from killmod.errors import BadInput
 from killmod.fetch import FetchOptions
-from killmod.guards import refuse_if_over
 from killmod.lurkers import Window, read_game_thread, recorded_window
 from killmod.model import Player, Post, Roster
-from killmod.night import ZHASHI
+from killmod.penalties import Penalty, penalties
 from killmod.redact import redact_url
+from killmod.rules import r12, rule_set
 from killmod.store import Event, Game
 
-# Verdicts of the vote thread that are violations (补充说明 二.5).
-VOTE_THREAD_VIOLATIONS = ("dead", "no_vote")
-PENALTIES = ("cancel", "extra")
+# How a death was announced, for 五's 即 clause: killed at night (被杀死的), or by the vote
+# (被投死的); any other death (淹死, the judge's) has only the 24 hours.
+NIGHT_DEATHS = ("killed", "vetoed", "night")
+VOTE_DEATHS = ("voted", "lottery")
 
 
 @dataclass(frozen=True)
@@ -63,19 +59,6 @@ class GhostPost:
     seat: int
     posted_at: datetime
     until: datetime
-
-
-@dataclass(frozen=True)
-class Penalty:
-    """A recorded violation and the penalty the opposing camp chose."""
-
-    round: int | None
-    seat: int
-    name: str
-    kind: Literal["cancel", "extra"]
-    choice: str
-    reason: str | None
-    recorded_at: str
 
 
 @dataclass(frozen=True)
@@ -133,7 +116,11 @@ def audit(
 
 
 def vote_posts(game: Game, round_no: int | None) -> tuple[VotePost, ...]:
-    """The violations in the recorded tallies (of every round, or of ``round_no``)."""
+    """The violations in the recorded tallies (of every round, or of ``round_no``).
+
+    Only the verdicts the rule set's tally policy calls violations (1.2's 二.5).
+    """
+    violations = rule_set(game.roster().rules).TALLY_POLICY.violations
     rounds = sorted({e.round for e in game.events("day")}) if round_no is None else [round_no]
     found = []
     for number in rounds:
@@ -142,7 +129,7 @@ def vote_posts(game: Game, round_no: int | None) -> tuple[VotePost, ...]:
             continue
         for verdict in json.loads(row["result"])["verdicts"]:
             blocked = "banned" in verdict.get("notes", ())  # the board hid it: no violation
-            if verdict["verdict"] in VOTE_THREAD_VIOLATIONS and not blocked:
+            if verdict["verdict"] in violations and not blocked:
                 found.append(_vote_post(number, verdict))
     return tuple(found)
 
@@ -220,27 +207,64 @@ def _check_seats(roster: Roster, given: dict[int, datetime]) -> None:
 
 
 def zhashi_ends(game: Game, roster: Roster, given: dict[int, datetime]) -> dict[int, datetime]:
-    """When each dead seat's 诈尸 time ends: 24 h after its death was announced.
+    """When each dead seat's 诈尸 window closes.
 
-    ``given`` (seat → announcement) wins; else a night's death counts from the
-    night's announcement, any other from when the death was recorded.  A seat
-    out since the roster, with no death recorded, has no known end.
+    五 “游戏在法官宣布死亡开始后的24小时可以诈尸，即：被杀死的在另一个被杀之前可以随便诈；
+    被投死的在另一个被投死的之前可以随便诈，超过这个时间可就按诈尸算了”. Decision
+    (docs/rules/1.2.md, 诈尸): the window opens when the death is announced
+    (``announced_at``) and closes 24 hours later, or at the announcement of the next
+    death of the same kind (killed at night / voted out) if that comes first. ``given``
+    (seat → announcement) wins over the game file. A seat out since the roster, with
+    no death recorded, has no known end.
     """
-    nights = {e.id: e for e in game.events("night")}
-    announced = {e.seat: _announced(e, nights) for e in game.events("death")}
-    announced.update(given)
-    return {
-        player.seat: announced[player.seat] + ZHASHI
-        for player in roster.players
-        if not player.alive and player.seat in announced
-    }
+    announced = {e.seat: (death_kind(e), announced_at(game, e)) for e in game.events("death")}
+    for seat, when in given.items():
+        announced[seat] = (announced.get(seat, (None, when))[0], when)
+    ends = {}
+    for player in roster.players:
+        if player.alive or player.seat not in announced:
+            continue
+        kind, when = announced[player.seat]
+        later = [at for other, at in announced.values() if kind and other == kind and at > when]
+        ends[player.seat] = min([when + r12.ZHASHI, *later])
+    return ends
 
 
-def _announced(death: Event, nights: dict[int, Event]) -> datetime:
-    night = nights.get(death.data.get("night_id"))
+def death_kind(death: Event) -> str | None:
+    """``killed`` (a night's death), ``voted`` (the vote or its lottery), or None (any other)."""
+    how = death.data.get("how")
+    if how in NIGHT_DEATHS:
+        return "killed"
+    return "voted" if how in VOTE_DEATHS else None
+
+
+def announced_at(game: Game, death: Event) -> datetime:
+    """When a recorded death was announced.
+
+    The time the step recorded (``at``: the judge's out, a drowning by the lurkers'
+    count), else the night's 尸体 post (``--at``), else the deadline of the vote that
+    put the player out (a lottery: when its result was recorded), else when the death
+    was recorded.
+    """
+    data = death.data
+    if data.get("at"):
+        return datetime.fromisoformat(data["at"])
+    night = _event(game, data.get("night_id"), "night")
     if night is not None and night.data.get("announced_at"):
         return datetime.fromisoformat(night.data["announced_at"])
+    if data.get("tally_id") and data.get("how") != "lottery":
+        row = game.db.execute(
+            "select deadline from tallies where id = ?", [data["tally_id"]]
+        ).fetchone()
+        if row is not None:
+            return datetime.fromisoformat(row[0])
     return datetime.fromisoformat(death.recorded_at)
+
+
+def _event(game: Game, event_id: int | None, kind: str) -> Event | None:
+    if event_id is None:
+        return None
+    return next((e for e in game.events(kind) if e.id == event_id), None)
 
 
 def ghost_posts(
@@ -257,52 +281,3 @@ def ghost_posts(
         if end is not None and post.posted_at > end:
             found.append(GhostPost(post.floor, post.author, player.seat, post.posted_at, end))
     return tuple(found)
-
-
-# --- penalties ----------------------------------------------------------------------------
-
-
-def penalties(game: Game, round_no: int | None = None) -> tuple[Penalty, ...]:
-    """The recorded violations with their penalties (of every round, or of ``round_no``)."""
-    return tuple(
-        Penalty(
-            event.round,
-            event.seat,
-            event.data["name"],
-            event.data["penalty"],
-            event.data["choice"],
-            event.data.get("reason"),
-            event.recorded_at,
-        )
-        for event in game.events("violation")
-        if round_no is None or event.round == round_no
-    )
-
-
-def record_penalty(
-    game: Game,
-    seat: int,
-    *,
-    round_no: int,
-    kind: str,
-    choice: str,
-    reason: str | None = None,
-) -> Penalty:
-    """Record a player's violation and the penalty the opposing camp chose.
-
-    ``kind`` is ``cancel`` (取消犯规方阵营所有特殊权利一轮) or ``extra`` (为对立阵营
-    增加特殊权力一轮); ``choice`` is the camp's choice in its own words.
-    """
-    if kind not in PENALTIES:
-        raise BadInput(f"处罚方式应为 {'、'.join(PENALTIES)}，收到 {kind}")
-    if not choice.strip():
-        raise BadInput("请用 --choice 写明对立阵营选择的处罚")
-    with game.transaction(kind="penalty", round_no=round_no) as step:
-        refuse_if_over(game)
-        player = game.roster().seat(seat)
-        if player is None:
-            raise BadInput(f"没有 {seat} 号座位")
-        step.describe(f"第 {round_no} 轮 {seat}号 {player.name} 的犯规处罚")
-        data = {"name": player.name, "penalty": kind, "choice": choice.strip(), "reason": reason}
-        game.record(round_no, "violation", seat, data)
-    return penalties(game, round_no)[-1]

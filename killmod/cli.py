@@ -39,6 +39,7 @@ COMMANDS = {
     "upgrade": "killmod.commands.upgrade:upgrade",
     "rules": "killmod.commands.rules:rules",
     "suicide": "killmod.commands.suicide:suicide",
+    "out": "killmod.commands.out:out",
 }
 
 

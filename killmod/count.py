@@ -1,4 +1,5 @@
-"""The day-vote tally (DESIGN §5): a pure function of posts, roster, deadline and rules.
+"""The day-vote tally (README “Usage”, docs/rules/1.2.md): a pure function of posts, roster,
+deadline and rules.
 
 No I/O and no clock: the same posts, roster, deadline, rulings and options
 always give the same result, so every rule is tested case by case.
@@ -8,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from itertools import pairwise
 from types import ModuleType
 from typing import Any, Literal
+from zoneinfo import ZoneInfo
 
 from killmod.errors import BadInput
 from killmod.model import (
@@ -35,7 +37,9 @@ from killmod.names import fold, shown
 from killmod.rulings import Ruling, resolve
 from killmod.votes import BallotReader, KnifeReader, Reading
 
-# DESIGN §5.4: when several reasons fit one post, the first of these is reported.
+# When several reasons fit one post, the first of these is reported (README, “The JSON
+# document”). ``repeat_ballot`` (X: a ballot after the voter's first) comes last: it is
+# known only once the post would otherwise count.
 REASONS = (
     "not_player",
     "dead",
@@ -47,6 +51,7 @@ REASONS = (
     "unknown_target",
     "invalid_target",
     "edited",
+    "repeat_ballot",
 )
 MINUTE = timedelta(seconds=59)
 
@@ -70,12 +75,15 @@ class Scope:
     ``candidates`` are the only seats a vote may name (empty: any living player); a
     vote for another is ``invalid_target`` noted ``not_candidate``. Posts at or before
     ``opened`` belong to the round's previous vote: verdict ``earlier_vote``. Neither
-    verdict is a rejection.
+    verdict is a rejection. ``leave`` are the days of leave (请假) of each seat's
+    current holder: a non-voter on leave on the deadline's day is not warned (1.2 二.1,
+    docs/rules/1.2.md).
     """
 
     silenced: frozenset[int] = frozenset()
     candidates: frozenset[int] = frozenset()
     opened: datetime | None = None
+    leave: Mapping[int, frozenset[date]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -141,9 +149,12 @@ def count_votes(
                 Rejection(post.pid, post.floor, post.author, seat, verdict, post.posted_at)
             )
 
+    policy = rules.TALLY_POLICY
     ballots, changes = [], []
     for player in sorted(roster.living, key=lambda p: p.seat):
         history = accepted.get(player.seat, [])
+        if policy.ballots == "first":
+            history = _first_stands(history, verdicts, rejected)
         for earlier, later in pairwise(history):
             if (earlier.kind, earlier.target) != (later.kind, later.target):
                 changes.append(
@@ -162,6 +173,7 @@ def count_votes(
         ballots.append(_standing_ballot(player, history, rules))
 
     counts = _counts(ballots, roster)
+    excused = _excused(ballots, scope, deadline, roster) if policy.warn_non_voters else ()
     return TallyResult(
         rules=rules.NAME,
         round=round_no,
@@ -171,12 +183,35 @@ def count_votes(
         counts=counts,
         outcome=_outcome(counts),
         changes=tuple(changes),
-        rejected=tuple(rejected),
+        rejected=tuple(sorted(rejected, key=lambda r: (r.posted_at, r.pid))),
         flags=tuple(flags),
-        warnings=_warnings(ballots, roster, rules),
+        warnings=_warnings(ballots, roster, rules, excused),
         verdicts=tuple(verdicts[post.pid] for post in ordered),
         roster=roster,
+        excused=excused,
     )
+
+
+def _first_stands(
+    history: list[_Accepted], verdicts: dict[int, Verdict], rejected: list[Rejection]
+) -> list[_Accepted]:
+    """X 3.18 “每个人只有一次投票机会”: the first ballot stands; 注意事项 11) “跟票或补票将被记为
+    无效票”: every later ballot post is rejected ``repeat_ballot``."""
+    for item in history[1:]:
+        post = item.post
+        verdicts[post.pid] = _accepted_verdict(item, "repeat_ballot")
+        rejected.append(
+            Rejection(post.pid, post.floor, post.author, item.seat, "repeat_ballot", post.posted_at)
+        )
+    return history[:1]
+
+
+def _excused(
+    ballots: list[Ballot], scope: Scope, deadline: datetime, roster: Roster
+) -> tuple[int, ...]:
+    """The non-voters on leave (请假) on the deadline's calendar day: counted, not warned."""
+    day = deadline.astimezone(ZoneInfo(roster.timezone)).date()
+    return tuple(b.seat for b in ballots if b.kind == "self" and day in scope.leave.get(b.seat, ()))
 
 
 def _judge(post, roster, deadline, authors, reader, options, scope, flags, ruling):
@@ -338,10 +373,13 @@ def _outcome(counts: tuple[Count, ...]) -> Outcome:
     return Outcome("tie", seats=tuple(sorted(top)))
 
 
-def _warnings(ballots: list[Ballot], roster: Roster, rules: ModuleType) -> tuple[GameWarning, ...]:
+def _warnings(
+    ballots: list[Ballot], roster: Roster, rules: ModuleType, excused: tuple[int, ...]
+) -> tuple[GameWarning, ...]:
     if not rules.TALLY_POLICY.warn_non_voters:
         return ()
-    return next_warnings([(b.seat, b.name) for b in ballots if b.kind == "self"], roster, rules)
+    warned = [(b.seat, b.name) for b in ballots if b.kind == "self" and b.seat not in excused]
+    return next_warnings(warned, roster, rules)
 
 
 def next_warnings(

@@ -9,22 +9,22 @@ the tally counts: its stage, whom it may name, who is silenced, since when;
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from typing import Any
 
 from killmod.count import Scope
 from killmod.errors import BadInput
 from killmod.flows.base import Flow, OutPlay
-from killmod.gamestate import flow_of, last_stage, next_stage, state_for
+from killmod.gamestate import flow_of, last_stage, next_stage, round_votes, state_for
 from killmod.guards import next_day, refuse_if_over
 from killmod.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
 from killmod.record import already_recorded, check_win
 from killmod.rules.r10 import KNIFE, PASS, KnifeCount
 from killmod.store import Delivery, Game
 from killmod.times import format_iso
-from killmod.votes import BallotReader, KnifeReader
+from killmod.votes import POINT, BallotReader, KnifeReader
 
 PHASES = {"vote": "投票", "point": "指认", "knife": "动刀"}
 
@@ -35,22 +35,26 @@ class DayPlan:
 
     ``state`` is None when there is none to go on (a roster file, or a finished
     day counted again without recording): the count then says nothing of what
-    follows, except a knife phase's count.
+    follows, except a knife phase's count. ``leave`` are the recorded days of
+    leave by seat (of the seat's current holder).
     """
 
     flow: Flow
     stage: Stage
     state: Any = None
+    leave: Mapping[int, frozenset[date]] = field(default_factory=dict)
 
     def scope(self) -> Scope:
-        """Who has no ballot, whom the vote may name, and since when it runs."""
+        """Who has no ballot, whom the vote may name, since when it runs, who is on leave."""
         silenced = self.flow.silenced(self.state) if self.state is not None else frozenset()
-        return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened)
+        return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened, self.leave)
 
     def reader(self, roster: Roster) -> BallotReader | KnifeReader:
-        """The knife phase reads 动刀/过 on the defender; every other vote reads ballots."""
+        """The knife phase reads 动刀/杀/过 on the defender; the pointing reads 指认 too."""
         if self.stage.phase == "knife":
             return KnifeReader(self.stage.defender)
+        if self.stage.phase == "point":
+            return BallotReader(roster, POINT)
         return BallotReader(roster)
 
     def settle(self, result: TallyResult) -> TallyResult:
@@ -105,11 +109,37 @@ def plan_day(
     stage = next_stage(current.flow, game, round_no, without_tally=without)
     if stage is None:
         if recording:
+            _refuse_if_decided(game, current.flow, round_no)
             row = game.tally_record(round_no)
             recorded_at = row["recorded_at"] if row else None
             raise already_recorded(f"第 {round_no} 轮的投票", recorded_at, game.roster().timezone)
         return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
-    return _checked(DayPlan(current.flow, stage, current.state), phase)
+    leave = leave_days(game, current.roster)
+    return _checked(DayPlan(current.flow, stage, current.state, leave), phase)
+
+
+def _refuse_if_decided(game: Game, flow: Flow, round_no: int) -> None:
+    """A day the judge's decision took the place of the vote (X 认匪) has no vote to record."""
+    votes = round_votes(game, round_no)
+    if votes and votes[-1].kind == "out" and votes[-1].data.get("ends_day"):
+        decision = votes[-1]
+        words = flow.judge_outs[decision.data["reason"]].words
+        raise BadInput(
+            f"第 {round_no} 轮的白天已由法官判定结束（{decision.seat}号{words}，不用投票出局），"
+            "没有投票要记录。"
+        )
+
+
+def leave_days(game: Game, roster: Roster) -> dict[int, frozenset[date]]:
+    """Each seat's recorded days of leave, of the player who holds the seat now."""
+    from killmod.lurkers import leaves
+
+    days: dict[int, set[date]] = {}
+    for leave in leaves(game):
+        player = roster.seat(leave.seat)
+        if player is not None and player.name == leave.name:
+            days.setdefault(leave.seat, set()).add(leave.day)
+    return {seat: frozenset(held) for seat, held in days.items()}
 
 
 def roster_plan(roster: Roster, phase: str | None) -> DayPlan:

@@ -17,8 +17,17 @@ from killmod.flows.base import Flow
 from killmod.model import GameOver, Roster, Stage
 from killmod.store import Event, Game
 
-# The events that make up a round's day: its votes, and the suicides that end or restart it.
+# The events that make up a round's day: its votes, and the suicides that end or restart it;
+# a judge's decision that takes the place of the vote (X 认匪) ends it too.
 DAY_EVENTS = ("day", "suicide")
+
+
+def is_day_event(event: Event) -> bool:
+    """Whether ``event`` is one of a round's day: a vote, a suicide, or the judge's decision
+    that ends the day or voids its pending vote."""
+    if event.kind == "out":
+        return bool(event.data.get("ends_day") or event.data.get("restarts_day"))
+    return event.kind in DAY_EVENTS
 
 
 @dataclass(frozen=True)
@@ -63,12 +72,12 @@ def verdict_for(game: Game) -> GameOver | None:
 
 
 def round_votes(game: Game, round_no: int, *, without_tally: int | None = None) -> list[Event]:
-    """The round's recorded votes and suicides, in order."""
+    """The round's recorded votes, suicides and day-ending outs, in order."""
     return [
         event
         for event in game.events()
         if event.round == round_no
-        and event.kind in DAY_EVENTS
+        and is_day_event(event)
         and (without_tally is None or event.data.get("tally_id") != without_tally)
     ]
 
@@ -98,6 +107,15 @@ def last_stage(flow: Flow, game: Game, round_no: int) -> Stage:
     """The stage of the round's last recorded vote (its first stage when none says)."""
     stages = [e.data["stage"] for e in round_votes(game, round_no) if "stage" in e.data]
     return Stage.from_json(stages[-1]) if stages else flow.first_stage()
+
+
+def day_rounds(game: Game) -> set[int]:
+    """The rounds with a day recorded: a vote, or a decision that took its place."""
+    return {
+        event.round
+        for event in game.events()
+        if event.kind == "day" or (event.kind == "out" and event.data.get("ends_day", False))
+    }
 
 
 def day_goes_on(game: Game, round_no: int) -> bool:

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from killmod.errors import BadInput
-from killmod.gamestate import day_goes_on
+from killmod.gamestate import day_goes_on, day_rounds
 from killmod.model import GameOver, TallyResult
 from killmod.store import INIT, UNDO, Game
 from killmod.times import format_iso
@@ -49,8 +49,9 @@ def refuse_if_over(game: Game) -> None:
 
 def next_day(game: Game) -> int:
     """The round whose day comes next: the last night's round, the last day's if another
-    vote of it is to come, or the one after the last day."""
-    days = {event.round for event in game.events("day")}
+    vote of it is to come, or the one after the last day (a judge's decision that took
+    the place of the vote, X 认匪, is the day's)."""
+    days = day_rounds(game)
     nights = {event.round for event in game.events("night")}
     latest = max(days | nights, default=0)
     if (latest in nights and latest not in days) or day_goes_on(game, latest):
@@ -74,6 +75,11 @@ def expect_day(game: Game, round_no: int, *, replacing: bool) -> None:
     played = [e for e in game.events() if e.kind in ("day", "night")]
     if round_no == expected or (not played and started_in_progress(game)):
         return
+    if round_no < expected and round_no not in days and round_no in day_rounds(game):
+        raise BadInput(
+            f"第 {round_no} 轮的白天已由法官判定结束（认匪，不用投票出局），没有投票要记录；"
+            f"下一轮要记录的是第 {expected} 轮。"
+        )
     if round_no < expected:
         raise BadInput(
             f"第 {round_no} 轮的投票已经记录过，下一轮要记录的是第 {expected} 轮。"

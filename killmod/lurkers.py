@@ -39,9 +39,10 @@ from killmod.store import Delivery, Game
 from killmod.thread import Thread, read_thread
 from scrapers.profile import load_profile
 
-# Deaths of a round's own day (the vote, its lottery, drowning): the player was alive
-# during its window.  Any other death of the round (the night's kill or veto) came before it.
-DAY_DEATHS = ("voted", "lottery", "drowned")
+# Deaths of a round's own day (the vote, its lottery, drowning, the judge's decision): the
+# player was alive during its window.  Any other death of the round (the night's kill or
+# veto) came before it.
+DAY_DEATHS = ("voted", "lottery", "drowned", "out")
 _DAY = re.compile(r"(?:(?P<y>\d{4})[-/.年])?(?P<m>\d{1,2})[-/.月](?P<d>\d{1,2})[日号]?")
 
 

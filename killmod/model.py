@@ -331,7 +331,10 @@ class DayStep:
 
 @dataclass(frozen=True)
 class TallyResult:
-    """Everything a tally decided, in the shape of DESIGN §5."""
+    """Everything a tally decided, in the shape of the ``killmod.tally/1`` document (README).
+
+    ``excused`` are the non-voters not warned because they were on leave (1.2 请假).
+    """
 
     rules: str
     round: int
@@ -348,4 +351,5 @@ class TallyResult:
     roster: Roster
     recorded: Recorded | None = None
     day: DayStep | None = None
+    excused: tuple[int, ...] = ()
     early: bool = False  # counted before its deadline

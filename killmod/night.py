@@ -2,9 +2,11 @@
 
 One step: the night, its deaths and the win check after them are all written, or
 nothing is; every check that allows it (the next round's night, roles dealt, the
-game not over) runs inside it.  Recording the latest night again (``replace``)
-voids the old night's events (kept in the file), as re-recording a tally does; the
-choices are checked against the game without the old night.
+game not over, the penalties that fall on the night) runs inside it.  Recording the
+latest night again (``replace``) voids the old night's events (kept in the file), as
+re-recording a tally does; the choices are checked against the game without the old
+night.  The penalties (``killmod.penalties``) are enforced: a cancelled camp's power
+is refused, an extra power allows a second kill or one more veto.
 """
 
 from __future__ import annotations
@@ -19,14 +21,13 @@ from killmod.errors import BadInput
 from killmod.gamestate import flow_of
 from killmod.guards import expect_night, refuse_if_over, refuse_unless_latest, require_dealt
 from killmod.model import GameOver, Roster
+from killmod.penalties import NightPowers, Penalty, night_powers
 from killmod.record import already_recorded, check_win
 from killmod.rules import r12
 from killmod.store import Delivery, Event, Game
 from killmod.times import format_iso
 
 SCHEMA = "killmod.night/1"
-# 五、身份公布: “游戏在法官宣布死亡开始后的24小时可以诈尸”.
-ZHASHI = timedelta(hours=24)
 # ``--at`` without a date is the nearest such time: at most this far from now.
 NEAREST = timedelta(hours=12)
 
@@ -43,35 +44,51 @@ class Death:
 
 @dataclass(frozen=True)
 class Night:
-    """A recorded night: the choices, who went out, the 诈尸 window, the winner if any."""
+    """A recorded night: the choices, who went out, the 诈尸 window, the winner if any.
+
+    ``kills`` are the killers' victims (two with an extra power); ``veto`` the
+    检查官's one-time veto, ``extra_veto`` the 好人方's extra one; ``penalties``
+    the penalties that fell on this night.
+    """
 
     round: int
-    kill: int | None
+    kills: tuple[int, ...]
     veto: int | None
+    extra_veto: int | None
     deaths: tuple[Death, ...]
     announced_at: datetime
     zhashi_until: datetime | None
     winner: GameOver | None
+    penalties: tuple[Penalty, ...] = ()
+
+    @property
+    def kill(self) -> int | None:
+        """The (first) seat the killers killed."""
+        return self.kills[0] if self.kills else None
 
 
 def record_night(
     game: Game,
     round_no: int,
     *,
-    kill: int | None,
-    veto: int | None,
+    kills: tuple[int, ...] = (),
+    vetoes: tuple[int, ...] = (),
     at_text: str | None = None,
     replace: bool = False,
     now: datetime | None = None,
     deliver: Callable[[Night], Delivery] | None = None,
 ) -> Night:
-    """Check and record the night of ``round_no``, its deaths, then the win check."""
+    """Check and record the night of ``round_no``, its deaths, then the win check.
+
+    ``kills`` and ``vetoes`` are the seats chosen (one each, or as the night's
+    penalties allow).
+    """
     with game.transaction(f"第 {round_no} 轮的夜晚", kind="night", round_no=round_no) as step:
         roster = game.roster()
         if roster.rules != r12.NAME:
             raise BadInput(f"killmod night 只支持 1.2 规则，本局是 {roster.rules} 规则")
         announced = announcement_time(at_text, ZoneInfo(roster.timezone), now)
-        until = announced + ZHASHI if kill is not None or veto is not None else None
+        until = announced + r12.ZHASHI if kills or vetoes else None
         existing = standing_night(game, round_no)
         if existing and not replace:
             raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at, roster.timezone)
@@ -81,13 +98,18 @@ def record_night(
             refuse_if_over(game)
         expect_night(game, flow_of(roster), round_no)
         require_dealt(game)
+        powers = night_powers(game, round_no)
+        _check_kills(kills, powers, round_no)
+        veto, extra_veto = _split_vetoes(vetoes, powers)
         night_id = game.record(
             round_no,
             "night",
             None,
             {
-                "kill": kill,
+                "kill": kills[0] if kills else None,
+                "kills": list(kills),
                 "veto": veto,
+                "extra_veto": extra_veto,
                 "announced_at": format_iso(announced),
                 "zhashi_until": format_iso(until) if until else None,
             },
@@ -96,15 +118,20 @@ def record_night(
             void_old_night(game, existing, night_id)
         refuse_if_over(game)
         roster = game.roster()
-        _check_target(roster, kill, "被杀")
-        _check_target(roster, veto, "被行使否决权")
-        _check_veto(game, roster, veto, night_id)
-        deaths = _deaths(roster, kill, veto)
+        for seat in kills:
+            _check_target(roster, seat, "被杀")
+        for seat in vetoes:
+            _check_target(roster, seat, "被行使否决权")
+        _check_veto(game, roster, veto, powers, night_id, round_no)
+        deaths = _deaths(roster, kills, vetoes)
         for death in deaths:
-            data = {"how": death.causes[0], "causes": list(death.causes), "night_id": night_id}
-            game.record(round_no, "death", death.seat, data)
+            cause = {"how": death.causes[0], "causes": list(death.causes), "night_id": night_id}
+            game.record(round_no, "death", death.seat, cause)
         winner = check_win(game, round_no, {"night_id": night_id})
-        night = Night(round_no, kill, veto, deaths, announced, until, winner)
+        applied = (*powers.cancelled.values(), *powers.extra.values())
+        night = Night(
+            round_no, kills, veto, extra_veto, deaths, announced, until, winner, tuple(applied)
+        )
         if deliver is not None:
             step.deliver(deliver(night))
     return night
@@ -128,6 +155,8 @@ def night_json(night: Night) -> dict:
         "round": night.round,
         "kill": night.kill,
         "veto": night.veto,
+        **({"kills": list(night.kills)} if len(night.kills) > 1 else {}),
+        **({"extra_veto": night.extra_veto} if night.extra_veto is not None else {}),
         "out": [death.seat for death in night.deaths],
         "camps": {str(death.seat): death.camp for death in night.deaths if death.camp},
         "announced_at": format_iso(night.announced_at),
@@ -165,10 +194,61 @@ def _check_target(roster: Roster, seat: int | None, what: str) -> None:
         raise BadInput(f"{seat}号 {player.name} 已出局，不能{what}")
 
 
-def _check_veto(game: Game, roster: Roster, veto: int | None, night_id: int) -> None:
-    """“否决权只有一次使用机会”; and a 检查官 who is out has no veto (when roles are known)."""
+def _check_kills(kills: tuple[int, ...], powers: NightPowers, round_no: int) -> None:
+    """“杀 手……每轮可杀一人”, none or two as the night's penalties say."""
+    if len(set(kills)) != len(kills):
+        raise BadInput("两次 --kill 是同一个座位")
+    if len(kills) <= powers.kills:
+        return
+    cancelled = powers.cancelled.get(r12.KILLER)
+    if cancelled is not None and powers.kills == 0:
+        raise BadInput(
+            f"第 {round_no} 轮夜晚杀手方的特殊权利已被取消：{_penalty_text(cancelled)}。"
+            "这一夜不能杀人"
+        )
+    if powers.kills == 1:
+        raise BadInput(
+            f"杀手每轮只能杀一人，--kill 给了 {len(kills)} 次：只有对立阵营选择"
+            "「为对立阵营增加特殊权力一轮」的处罚（killmod penalty --kind extra）落在这一夜时，"
+            "杀手方才能多杀一人"
+        )
+    given = len(kills)
+    raise BadInput(f"第 {round_no} 轮夜晚杀手方最多杀 {powers.kills} 人，--kill 给了 {given} 次")
+
+
+def _split_vetoes(vetoes: tuple[int, ...], powers: NightPowers) -> tuple[int | None, int | None]:
+    """Which veto is the 检查官's one-time veto and which the 好人方's extra one.
+
+    Decision (docs/rules/1.2.md, 二.3–二.5): an extra veto is used before the
+    one-time veto, which the camp keeps for a later round.
+    """
+    if len(set(vetoes)) != len(vetoes):
+        raise BadInput("两次 --veto 是同一个座位")
+    extra = vetoes[-1] if vetoes and powers.extra_vetoes else None
+    own = [seat for seat in vetoes if seat != extra]
+    if len(own) > 1:
+        raise BadInput("检查官的否决权只有一次使用机会：--veto 只能给一次")
+    return (own[0] if own else None), extra
+
+
+def _check_veto(
+    game: Game,
+    roster: Roster,
+    veto: int | None,
+    powers: NightPowers,
+    night_id: int,
+    round_no: int,
+) -> None:
+    """“否决权只有一次使用机会”; a 检查官 who is out has no veto (when roles are known);
+    a cancelled 好人方 has none this night."""
     if veto is None:
         return
+    if not powers.veto:
+        penalty = powers.cancelled[r12.opposing_camp(r12.KILLER)]
+        raise BadInput(
+            f"第 {round_no} 轮夜晚好人方的特殊权利已被取消：{_penalty_text(penalty)}。"
+            "这一夜不能行使否决权"
+        )
     used = [e for e in game.events("night") if e.id != night_id and e.data.get("veto")]
     if used:
         raise BadInput(
@@ -180,13 +260,19 @@ def _check_veto(game: Game, roster: Roster, veto: int | None, night_id: int) -> 
             raise BadInput("检查官已出局，不能再行使否决权")
 
 
-def _deaths(roster: Roster, kill: int | None, veto: int | None) -> tuple[Death, ...]:
-    """Who goes out: the killed seat, then the vetoed one (one death if they are the same)."""
+def _penalty_text(penalty: Penalty) -> str:
+    """Where a penalty comes from, for the refusal."""
+    who = f"第 {penalty.round} 轮 {penalty.seat}号 {penalty.name} 犯规"
+    return f"{who}，对立阵营选择「{penalty.choice}」"
+
+
+def _deaths(roster: Roster, kills: tuple[int, ...], vetoes: tuple[int, ...]) -> tuple[Death, ...]:
+    """Who goes out: the killed seats, then the vetoed ones (one death per seat)."""
     deaths = []
-    for seat in dict.fromkeys(s for s in (kill, veto) if s is not None):
+    for seat in dict.fromkeys((*kills, *vetoes)):
         player = roster.seat(seat)
         causes = tuple(
-            cause for cause, chosen in (("killed", kill), ("vetoed", veto)) if chosen == seat
+            cause for cause, chosen in (("killed", kills), ("vetoed", vetoes)) if seat in chosen
         )
         deaths.append(Death(seat, player.name, r12.camp(player.role), causes))
     return tuple(deaths)

@@ -154,7 +154,8 @@ def record_warning(
 
     “警告一次，二次换替补，无替补出局”: with ``substitute`` the next substitute
     holds the seat from ``at`` on; with ``out`` the player drowns (淹死) unless
-    already out (voted out the same day).  ``cause`` goes into every event.
+    already out (voted out the same day), announced ``at`` (his 诈尸 window opens
+    then).  ``cause`` goes into every event.
     """
     holder = game.roster().seat(warning.seat)
     game.record(
@@ -179,7 +180,8 @@ def record_warning(
             },
         )
     elif warning.action == "out" and holder.alive:
-        game.record(round_no, "death", warning.seat, {"how": "drowned", **cause})
+        data = {"how": "drowned", "at": format_iso(at), **cause}
+        game.record(round_no, "death", warning.seat, data)
 
 
 def check_win(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from killmod.days import PHASES
 from killmod.flows.base import Flow
-from killmod.gamestate import day_goes_on, flow_of, next_stage
+from killmod.gamestate import day_goes_on, day_rounds, flow_of, next_stage
 from killmod.model import GameOver, Roster
 from killmod.store import Event, Game
 
@@ -49,7 +49,7 @@ def game_status(game: Game) -> Status:
     """Read the events and say where the game stands."""
     events = game.events()
     nights = {e.round for e in events if e.kind == "night"}
-    days = {e.round for e in events if e.kind == "day"}
+    days = day_rounds(game)
     round_no = max(nights | days, default=0)
     over = [e for e in events if e.kind == "game_over"]
     roster = game.roster()

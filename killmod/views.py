@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from killmod.lurkers import LurkerReport
     from killmod.night import Night
     from killmod.nights import SetNight
+    from killmod.outs import JudgeDecision
+    from killmod.rules.policy import TallyPolicy
     from killmod.rules.variants import Notice
     from killmod.status import Status
     from killmod.undo import Undone
@@ -209,7 +211,16 @@ def public_tally(result: TallyResult) -> PublicTally:
 
 def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
     """The tally templates (announcement, audit): the public tally, names by seat, the
-    announced camps, the rule set's tally policy and what the vote leads to (``day``)."""
+    announced camps, the rule set's tally policy and what the vote leads to (``day``).
+
+    ``listed`` are the rejected posts the announcement lists: a post with no vote in
+    it only where the rule set calls it a violation (1.2 二.5). ``excused`` are the
+    non-voters on leave (counted, not warned). ``zhashi_until`` is the end of the
+    voted-out player's 诈尸 window where the set has one (1.2): 24 hours from the
+    deadline, the vote's announcement.
+    """
+    policy = rules.TALLY_POLICY
+    zhashi = getattr(rules, "ZHASHI", None)
     history: dict[int, list] = {}
     tally = public_tally(result)
     for verdict in tally.verdicts:
@@ -224,10 +235,19 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
             "history": history,
             "non_voters": [b for b in result.ballots if b.kind == "self"],
             "warnings": {warning.seat: warning for warning in result.warnings},
-            "policy": rules.TALLY_POLICY,
+            "policy": policy,
             "silences": getattr(rules, "SILENCES_VOTERS", False),
             "day": result.day,
             "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
+            "listed": [
+                r for r in result.rejected if r.reason != "no_vote" or r.reason in policy.violations
+            ],
+            "excused": set(result.excused),
+            "zhashi_until": (
+                result.deadline + zhashi
+                if zhashi is not None and result.outcome.kind == "eliminated"
+                else None
+            ),
             "blocked": {v.pid for v in result.verdicts if "banned" in v.notes},
         }
     )
@@ -337,6 +357,29 @@ def suicide_view(done: Suicide, roster: Roster) -> PublicView:
     return PublicView({"suicide": suicide, "names": names(roster)})
 
 
+@dataclass(frozen=True)
+class PublicDecision:
+    """The judge's own decision (``killmod out``) as everyone may see it: who, the rule's
+    words, the judge's note, who is out, what the rule set shows, the rule text's posts."""
+
+    round: int
+    seat: int
+    words: str
+    note: str | None
+    out: tuple[int, ...]
+    shown: tuple[tuple[int, str], ...]
+    posts: tuple[str, ...]
+
+
+def decision_view(done: JudgeDecision, roster: Roster) -> PublicView:
+    """The judge's decision: the rule text's posts (what the set shows), never the game's state."""
+    play = done.play
+    decision = PublicDecision(
+        done.round, done.seat, done.words, done.note, play.out, play.shown, play.posts
+    )
+    return PublicView({"decision": decision, "names": names(roster)})
+
+
 def lurkers_view(report: LurkerReport) -> PublicView:
     """The lurking check: posts per living player, lurkers, the warnings recorded."""
     return PublicView({"report": replace(report, source=redact_url(report.source))})
@@ -352,8 +395,11 @@ def audit_view(found: Audit) -> PublicView:
     return PublicView({"audit": replace(found, game_thread=check)})
 
 
-def watch_view(update: Update, left: int, until_final: int, every: int) -> PublicView:
-    """One update of ``killmod watch``: the running count, or a failed read."""
+def watch_view(
+    update: Update, left: int, until_final: int, every: int, policy: TallyPolicy | None
+) -> PublicView:
+    """One update of ``killmod watch``: the running count, or a failed read; ``policy``
+    is the rule set's tally policy (whether a non-voter will count as a self vote)."""
     result = update.result
     public = replace(
         update,
@@ -369,6 +415,7 @@ def watch_view(update: Update, left: int, until_final: int, every: int) -> Publi
             "left": left,
             "until_final": until_final,
             "every": every,
+            "policy": policy,
         }
     )
 

@@ -1,6 +1,7 @@
-"""Reading one post's text for one vote intent (DESIGN §5.3, rule 1.2 section 四).
+"""Reading one post's text for one vote intent (README “Reading a ballot”, rule 1.2 section 四).
 
-A ``BallotReader`` is built once per roster and reads each post's text into a
+A ``BallotReader`` is built once per roster (and grammar: a day vote, or the
+指认 of 1.0/2.0, which also reads 指认 6号 / 指6号) and reads each post's text into a
 ``Reading``: a vote for a seat (or for a judge or substitute, an *outsider*), an
 abstain, a vote on someone else's behalf (proxy), an ambiguous post, a vote for a
 name it does not know, or no intent at all.  It does not judge the post (dead
@@ -61,12 +62,34 @@ _ABSTAIN_WORD = (
     r"(?:弃权|棄權|弃權|棄权|弃票|棄票|放弃投票|放棄投票|(?<![a-z])abstain(?:s|ed)?(?![a-z]))"
 )
 _ABSTAIN = re.compile(_ABSTAIN_WORD)
-_VERB = re.compile(rf"{_VERB_WORD}(?:{_SEP_CLASS}{_VERB_WORD})*")
-# Where a vote intent may start: a verb (with its chain: 改票：投) or an abstain word.  The
-# lookahead lists their first characters: it makes the search of a long post ~5x faster.
-_CUE = re.compile(
-    rf"(?=[投改票跟v弃棄放a])(?:(?P<verb>{_VERB.pattern})|(?P<abstain>{_ABSTAIN_WORD}))"
-)
+# The pointing round of 1.0/2.0 (指认): 指认 6号, 我指认3号, 指认：6号, 指6号. A bare 指 is a
+# ballot only with a known target right after it (指出, 手指 are talk).
+_POINT_WORD = r"(?:指[认認]|指)"
+_BARE_POINT = "指"
+
+
+class Grammar(NamedTuple):
+    """The verbs a vote is read with: ``verb`` a chain of them, ``cue`` where an intent starts."""
+
+    verb: re.Pattern[str]
+    cue: re.Pattern[str]
+
+
+def _grammar(verb_word: str, first_chars: str) -> Grammar:
+    verb = re.compile(rf"{verb_word}(?:{_SEP_CLASS}{verb_word})*")
+    # The lookahead lists the first characters of a verb or an abstain word: it makes
+    # the search of a long post ~5x faster.
+    cue = re.compile(
+        rf"(?=[{first_chars}])(?:(?P<verb>{verb.pattern})|(?P<abstain>{_ABSTAIN_WORD}))"
+    )
+    return Grammar(verb, cue)
+
+
+# A day vote (1.2, V4.0, X), and the pointing round (1.0/2.0 指认), which also reads 投.
+VOTE = _grammar(_VERB_WORD, "投改票跟v弃棄放a")
+POINT = _grammar(rf"(?:{_POINT_WORD}|{_VERB_WORD})", "投改票跟v弃棄放a指")
+_VERB = VOTE.verb
+
 # A seat: 5, 5号, 5號, 5#, #5, 五号, 十二号, 二十九号, 两号.  Digits followed by a time,
 # a floor or a count (22:00, 5楼, 3票) are not a seat.
 _SEAT = re.compile(
@@ -141,9 +164,10 @@ class _Target(NamedTuple):
 
 
 class BallotReader:
-    """Reads post texts for vote intents against one roster."""
+    """Reads post texts for vote intents against one roster, with ``grammar``'s verbs."""
 
-    def __init__(self, roster: Roster) -> None:
+    def __init__(self, roster: Roster, grammar: Grammar = VOTE) -> None:
+        self._grammar = grammar
         self._seats = frozenset(p.seat for p in roster.players)
         self._names = _name_table(roster)
         self._player_names = {n: t[0] for n, t in self._names.items() if t[0] is not None}
@@ -192,7 +216,7 @@ class BallotReader:
                 continue
             after = pos if principal_end is None else _skip_spaces(text, principal_end)
             principal = "" if principal_end is None else text[pos:principal_end]
-            verb = _VERB.match(text, after)
+            verb = self._grammar.verb.match(text, after)
             if verb:
                 target = self._target_at(text, _SEP.match(text, verb.end()).end())
                 end = target.end if target else verb.end()
@@ -214,7 +238,7 @@ class BallotReader:
         """
         intents: list[_Intent] = []
         pos, pending_change = 0, False
-        while cue := _CUE.search(text, pos):
+        while cue := self._grammar.cue.search(text, pos):
             if cue.lastgroup == "abstain":
                 intents.append(_Intent("abstain", cue.group(), change=pending_change))
                 pos, pending_change = cue.end(), False
@@ -239,6 +263,8 @@ class BallotReader:
             return [_Intent("abstain", text[window + negation.start() : verb.end()])], end
         if choices:
             return [choice._replace(fragment=text[start:end]) for choice in choices], end
+        if verb.group() == _BARE_POINT:
+            return [], end
         unknown = self._unknown_at(text, verb.end(), start)
         return ([unknown] if unknown else []), end
 
@@ -306,16 +332,24 @@ class BallotReader:
         return None
 
 
-# The knife phase (1.0/2.0 动刀): 动刀 / 刀 / knife, and 过 / pass / 不刀 (不动刀).  不过
-# (“but”) is no pass.
-_KNIFE = re.compile(r"(?<![不])[动動]刀|(?<![不动動])刀|(?<![a-z])knife(?![a-z])")
-_PASS = re.compile(r"不[动動]?刀|(?<!不)[过過]|(?<![a-z])pass(?![a-z])")
+# The knife phase (1.0/2.0 动刀): 动刀 / 刀 / 杀 / 举手 / knife, and 过 / 不杀 / 不动刀 / 不刀 /
+# 不举手 / pass — 1.0 “你觉得他是杀手就举手动刀。反之就不动”, 2.0 m) “动刀：指杀辩解者，过：指不杀
+# 辩解者”.  A negation (不, 没, 别) before a knife word makes it a pass; 不过 (“but”) is no pass;
+# 杀手 and 杀人 are talk, 自杀 and 暗杀 are not a knife.
+_NOT = "不没沒别別"
+_KNIFE = re.compile(
+    rf"(?<![{_NOT}])(?:[动動]刀|[举舉]手)|(?<![{_NOT}动動])刀|(?<![{_NOT}自暗被])[杀殺](?![手人])"
+    r"|(?<![a-z])knife(?![a-z])"
+)
+_PASS = re.compile(
+    rf"[{_NOT}](?:[动動]刀?|刀|[杀殺]|[举舉]手)|(?<!不)[过過]|(?<![a-z])pass(?![a-z])"
+)
 
 KnifeChoice = Literal["knife", "pass", "ambiguous"]
 
 
 def read_knife(text: str) -> tuple[KnifeChoice, str] | None:
-    """A knife-phase post's choice and the words read: 动刀/刀/knife, 过/pass/不刀, or both.
+    """A knife-phase post's choice and the words read: 动刀/杀/举手, 过/不杀/不动刀, or both.
 
     ``None`` when the post says neither.
     """
@@ -329,7 +363,7 @@ def read_knife(text: str) -> tuple[KnifeChoice, str] | None:
 
 
 class KnifeReader:
-    """Reads knife-phase posts as ballots on the defender: 动刀 a vote for him, 过 an abstain."""
+    """Reads knife-phase posts as ballots on the defender: 动刀 (杀) a vote for him, 过 abstains."""
 
     def __init__(self, defender: int) -> None:
         self.defender = defender

@@ -32,7 +32,8 @@ def deadline(day: int, hm: str = "22:00") -> str:
     return f"2024-03-{day:02d} {hm}"
 
 
-Row = tuple[int, str, str]
+# (seat, "HH:MM:SS", body), or with a fourth "HH:MM:SS": the time the post was edited.
+Row = tuple[int, str, str] | tuple[int, str, str, str]
 
 
 def name(seat: int) -> str:
@@ -96,14 +97,26 @@ def vote_thread(rows: Iterable[Row], day: int = 1) -> FakeThread:
     pids = itertools.count(80001)
     opening = datetime(2024, 3, day, 19, 0, 0, tzinfo=SHANGHAI)
     posts = [FakePost(next(pids), *JUDGE, opening, "【投票帖】22:00 截止", time_style="absolute")]
-    for seat, hms, body in sorted(rows, key=lambda row: row[1]):
-        hour, minute, second = (int(part) for part in hms.split(":"))
-        when = opening.replace(hour=hour, minute=minute, second=second)
+    for seat, hms, body, *edit in sorted(rows, key=lambda row: row[1]):
+        edited = _at(opening, edit[0]) if edit else None
         posts.append(
-            FakePost(next(pids), name(seat), 5000 + seat, when, body, time_style="absolute")
+            FakePost(
+                next(pids),
+                name(seat),
+                5000 + seat,
+                _at(opening, hms),
+                body,
+                edited_at=edited,
+                time_style="absolute",
+            )
         )
     now = datetime(2024, 3, day + 1, 12, 0, 0, tzinfo=SHANGHAI)
     return FakeThread(TID, "【投票帖】", posts, now=now)
+
+
+def _at(day: datetime, hms: str) -> datetime:
+    hour, minute, second = (int(part) for part in hms.split(":"))
+    return day.replace(hour=hour, minute=minute, second=second)
 
 
 def serve(serve_site: Callable[[Site], BaseUrl], rows: Iterable[Row], day: int = 1) -> str:
@@ -119,6 +132,11 @@ def votes(hms: str, ballots: Mapping[int, str]) -> list[Row]:
         (seat, f"{hour:02d}:{minute:02d}:{second + n:02d}", body)
         for n, (seat, body) in enumerate(sorted(ballots.items()))
     ]
+
+
+def point_all(hms: str, target: int, seats: Iterable[int]) -> list[Row]:
+    """A ballot for ``target`` from each of ``seats``, a second apart from ``hms``."""
+    return votes(hms, dict.fromkeys(seats, f"投{target}号"))
 
 
 def tally(db: Path, url: str, *args: object, deadline: str = DEADLINE) -> Result:

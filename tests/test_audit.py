@@ -43,9 +43,7 @@ def test_vote_thread_posts_without_a_vote_or_a_right_to_vote_appear(game):
 
 
 def test_a_dead_players_game_thread_post_after_24_hours_is_found_but_not_within(game, serve_site):
-    db = Game.open(game)
-    voted = db.events("death")[0]  # seat 5, voted out in round 1: announced 22:05
-    db.db["events"].update(voted.id, {"recorded_at": "2019-05-12T22:05:00+08:00"})
+    # seat 5, voted out in round 1: announced at the vote's deadline, 2019-05-12 22:00
     night = run(
         "night", "--round", "2", "--kill", "7", "--at", "2019-05-13 08:00", "--db", str(game)
     )
@@ -53,8 +51,8 @@ def test_a_dead_players_game_thread_post_after_24_hours_is_found_but_not_within(
     rows = [
         (6, at("2019-05-13 09:00:00"), "诈尸：正好 24 小时"),
         (6, at("2019-05-13 09:00:01"), "诈尸：超过 24 小时 1 秒"),
-        (5, at("2019-05-13 22:04:59"), "被投出局后 24 小时内"),
-        (5, at("2019-05-13 23:00:00"), "被投出局后 25 小时"),
+        (5, at("2019-05-13 22:00:00"), "投票截止后正好 24 小时"),
+        (5, at("2019-05-13 22:00:01"), "投票截止后 24 小时 1 秒"),
         (7, at("2019-05-13 20:00:00"), "尸体公布后 12 小时"),
         (7, at("2019-05-14 09:00:00"), "尸体公布后 25 小时"),
         (11, at("2019-05-14 10:00:00"), "不知道何时出局"),
@@ -63,7 +61,7 @@ def test_a_dead_players_game_thread_post_after_24_hours_is_found_but_not_within(
     found = audit(Game.open(game), game_thread=url, announced={6: "2019-05-12 09:00"}).game_thread
     assert [(p.seat, p.posted_at) for p in found.posts] == [
         (6, at("2019-05-13 09:00:01")),
-        (5, at("2019-05-13 23:00:00")),
+        (5, at("2019-05-13 22:00:01")),
         (7, at("2019-05-14 09:00:00")),
     ]
     assert [p.seat for p in found.unknown] == [11]
@@ -107,7 +105,10 @@ def test_penalty_is_recorded_and_listed(game):
         "penalty": "extra",
         "choice": "好人方选择：检查官多一次否决权",
         "reason": "投票帖 21楼 出局后发言",
+        "camp": "杀手",
+        "night": 2,
     }
+    assert "在第 2 轮的夜晚执行" in result.output
     text = run("audit", "--db", str(game)).output
     assert (
         "第 1 轮 6号 潜水员：投票帖 21楼 出局后发言；"

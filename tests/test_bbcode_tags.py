@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from publicgames import SETS, Chooser, Game2, fixed_salt
+from publicgames import SETS, Chooser, Game2, fixed_salt, roster_toml
 
 from killmod.cli import main
 
@@ -34,6 +34,7 @@ TEMPLATE_MARKS = {
     "audit.bbcode.j2": "犯规审计[/b][/size]",
     "gameover.bbcode.j2": "[size=4][b]游戏结束",
     "suicide.bbcode.j2": "亮牌自杀[/b][/size]",
+    "out.bbcode.j2": "法官判定：",
 }
 
 
@@ -77,7 +78,23 @@ def played(tmp_path_factory) -> list[tuple[str, str, str]]:
             with fixed_salt():
                 game.play(bbcode_everywhere(seed), steps=16)
             seen += [(name, s.label, s.stdout) for s in game.twins[0].seen]
+    seen.append(("1.2", "out", judges_decision(tmp_path_factory.mktemp("out"))))
     return seen
+
+
+def judges_decision(folder: Path) -> str:
+    """``killmod out`` (the judge puts a player out) of a dealt 1.2 game: its post."""
+    roster, db = folder / "roster.toml", folder / "game.db"
+    roster.write_text(roster_toml("1.2", 16, ()), encoding="utf-8")
+    steps = [
+        ["init", "--roster", str(roster)],
+        ["deal", "--seed", "1"],
+        ["out", "5", "--reason", "conduct", "--note", "[b]辱骂[/b]他人", "--format", "bbcode"],
+    ]
+    for args in steps:
+        done = CliRunner().invoke(main, [*args, "--db", str(db)])
+        assert done.exit_code == 0, done.output
+    return done.stdout
 
 
 def test_every_post_of_every_rule_set_uses_stock_tags_only(played):

@@ -1,4 +1,4 @@
-"""The 1.2 day-vote tally (DESIGN §5, docs/rules/1.2.md), one rule at a time.
+"""The 1.2 day-vote tally (README “Usage”, docs/rules/1.2.md), one rule at a time.
 
 Every test builds its posts and roster here and calls the pure engine
 ``count_votes``: no forum, no files, no clock.
@@ -157,7 +157,7 @@ def everyone_votes(target: int, floor: int = 100, clock: str = "20:00:00") -> li
     return [post(floor + seat, seat, f"投{target}号", clock) for seat in LIVING]
 
 
-# --- who may post (§5.1) ------------------------------------------------------------------
+# --- who may post -------------------------------------------------------------------------
 
 
 def test_judge_posts_are_skipped_not_rejected():
@@ -244,7 +244,7 @@ def test_former_holders_name_with_another_uid_is_not_player():
     assert ballot(result, 8).kind == "self"
 
 
-# --- the deadline (§5.2) ------------------------------------------------------------------
+# --- the deadline -------------------------------------------------------------------------
 
 
 def test_post_at_the_deadline_second_counts():
@@ -295,7 +295,7 @@ def test_minute_before_the_deadline_is_not_rejected_under_reject():
     assert ballot(result, 1).target == 5
 
 
-# --- reading a ballot (§5.3) --------------------------------------------------------------
+# --- reading a ballot ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -405,7 +405,7 @@ def test_abstain_is_a_ballot_for_nobody(body):
     assert 1 not in {w.seat for w in result.warnings}
 
 
-# --- edited ballots (§5.4) ----------------------------------------------------------------
+# --- edited ballots -----------------------------------------------------------------------
 
 
 def test_edited_ballot_is_rejected_under_strict():
@@ -455,11 +455,11 @@ def test_edit_on_a_post_without_a_vote_is_no_vote():
     assert reasons(result) == {9: "no_vote"}
 
 
-# --- precedence: the first reason that fits (§5.4) ----------------------------------------
+# --- precedence: the first reason that fits (README, the JSON document) ------------------
 
 
-def test_reason_codes_are_in_the_design_order():
-    assert REASONS == (
+def test_reason_codes_are_in_the_design_order_with_additions_last():
+    assert REASONS[:10] == (
         "not_player",
         "dead",
         "replaced",
@@ -471,6 +471,7 @@ def test_reason_codes_are_in_the_design_order():
         "invalid_target",
         "edited",
     )
+    assert REASONS[10:] == ("repeat_ballot",)  # X: a ballot after the first (docs/rules/x.md)
 
 
 @pytest.mark.parametrize(
@@ -514,7 +515,7 @@ def test_time_ambiguous_rejection_comes_after_who_wrote_it():
     assert reasons(result) == {9: "dead"}
 
 
-# --- standing ballots and vote changes (§5.3, §5.5) ---------------------------------------
+# --- standing ballots and vote changes ----------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -588,7 +589,7 @@ def test_changes_are_listed_by_seat():
     assert [c.seat for c in result.changes] == [1, 3]
 
 
-# --- non-voters: self vote and warnings (§5.6) --------------------------------------------
+# --- non-voters: self vote and warnings ---------------------------------------------------
 
 
 def test_non_voter_is_a_self_vote_and_warned():
@@ -658,7 +659,7 @@ def test_every_living_voter_has_exactly_one_ballot_in_seat_order():
     }
 
 
-# --- counts and outcome (§5.7) ------------------------------------------------------------
+# --- counts and outcome -------------------------------------------------------------------
 
 
 def test_counts_are_sorted_by_votes_then_seat_with_voters_by_seat():

@@ -369,6 +369,27 @@ def test_the_win_check_ends_the_game_and_reveals_every_role(tmp_path):
     assert "揭秘" in run("status", "--db", str(db), "--reveal").output
 
 
+def test_a_game_ending_tally_in_json_is_one_document_that_says_the_game_is_over(tmp_path):
+    roster_text = DEMO_ROSTER_TOML.replace('role = "杀手"', 'role = "水民"')
+    roster_text = roster_text.replace(
+        'name = "预言家本家"\nuid = 2004\naliases = ["本家"]\nalive = true\nrole = "水民"',
+        'name = "预言家本家"\nuid = 2004\naliases = ["本家"]\nalive = true\nrole = "杀手"',
+    )
+    roster = tmp_path / "roster.toml"
+    roster.write_text(roster_text, encoding="utf-8")
+    db = tmp_path / "g.db"
+    run("init", "--roster", str(roster), "--db", str(db))
+    result = CliRunner().invoke(
+        main,
+        ["tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(db), "--record", "--format", "json"],
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["outcome"] == {"kind": "eliminated", "seat": 5, "camp": "杀手"}
+    assert document["game_over"]["winner"] == "好人"
+    assert "[b]" not in result.stdout
+
+
 def test_reveal_is_refused_before_the_game_ends(game):
     result = run("status", "--db", str(game), "--reveal")
     assert result.exit_code == 2 and "还没有结束" in result.output

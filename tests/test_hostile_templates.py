@@ -49,6 +49,9 @@ PUBLIC = {
     "watch.text.j2",
     "leave.text.j2",
     "penalty.text.j2",
+    "night.penalties.text.j2",
+    "out.bbcode.j2",
+    "out.text.j2",
     "undo.text.j2",
 }
 PRIVATE = {"notice.j2", "lottery.private.j2", "night.private.j2", "tally.private.j2"}
@@ -60,6 +63,7 @@ PIECES = {
     "lurkers.j2",
     "night.j2",
     "suicide.j2",
+    "out.j2",
     "markup_bbcode.j2",
     "markup_text.j2",
     "words.j2",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -20,6 +21,7 @@ from gamethread import (
 )
 from pagebuilder import discuz_x_site
 
+from killmod.audit import zhashi_ends
 from killmod.cli import main
 from killmod.lurkers import lurkers
 from killmod.store import Game
@@ -144,6 +146,8 @@ def test_record_warns_then_substitutes_then_drowns(tmp_path, serve_site):
     roster = game.roster()
     assert roster.seat(2).name == "替补甲" and roster.seat(2).former[0].until == ROUND2_END
     assert [(e.seat, e.data["how"]) for e in game.events("death")] == [(5, "drowned")]
+    # 1.2 五: the drowned player's 诈尸 window opens at the round's deadline, its announcement
+    assert zhashi_ends(game, roster, {}) == {5: ROUND2_END + timedelta(hours=24)}
     assert roster.substitutes == () and roster.warnings == {5: 2, 7: 1}
     again = run("lurkers", url, "--round", "2", "--record", "--db", str(db))
     assert again.exit_code == 2 and "已经记录过" in again.output

@@ -19,6 +19,7 @@ from gamefiles import (
     night,
     night_json,
     ok,
+    point_all,
     private_text,
     refused,
     roster_toml,
@@ -43,11 +44,7 @@ VARIANTS = 'variants = ["ghost", "guardian"]'
 ROLE_WORDS = ("杀手", "警察", "平民")
 
 
-def point_all(hms: str, target: int, seats) -> list:
-    return votes(hms, dict.fromkeys(seats, f"投{target}号"))
-
-
-# --- the knife phase's reading -------------------------------------------------------------
+# --- the knife phase's reading -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -64,6 +61,15 @@ def point_all(hms: str, target: int, seats) -> list:
         ("不过我还是刀了", "knife"),
         ("刀 过", "ambiguous"),
         ("今天天气不错", None),
+        ("杀", "knife"),
+        ("杀！", "knife"),
+        ("举手", "knife"),
+        ("不杀", "pass"),
+        ("不举手", "pass"),
+        ("没动刀", "pass"),
+        ("我不是杀手", None),  # 杀手 is talk
+        ("杀人游戏真好玩", None),
+        ("我要自杀", None),
     ],
 )
 def test_knife_phase_posts_read_knife_or_pass(text, choice):
@@ -71,7 +77,7 @@ def test_knife_phase_posts_read_knife_or_pass(text, choice):
     assert (found[0] if found else None) == choice
 
 
-# --- X ------------------------------------------------------------------------------------
+# --- X -----------------------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -168,7 +174,7 @@ def test_x_the_first_victim_may_not_be_killed_first_again_next_game(x_game, tmp_
     assert all_deaths == [5, 5, 2]  # the first game's death is kept in the file
 
 
-# --- 1.0 ---------------------------------------------------------------------------------
+# --- 1.0 ---------------------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -182,8 +188,8 @@ def test_1_0_points_then_knifes_until_someone_is_out(r10_game, serve_site):
         serve_site,
         point_all("20:00:00", 1, (2, 3, 4))
         + votes("20:10:00", {5: "投2", 6: "投3"})
-        # 2 passes, 3-5 knife, 1's own knife never counts, 6 says nothing: L-1
-        + votes("22:30:00", {1: "刀", 2: "过", 3: "动刀", 4: "刀", 5: "knife"}),
+        # 2 and 5 pass, 3-4 knife, 1's own knife never counts, 6 says nothing: one short
+        + votes("22:30:00", {1: "刀", 2: "过", 3: "动刀", 4: "刀", 5: "不杀"}),
     )
     refused(tally(r10_game, url, "--phase", "knife"), "这一轮现在是指认阶段，不是动刀阶段")
     pointed = ok(tally(r10_game, url, "--record", "--phase", "point", "--format", "text"))
@@ -192,8 +198,8 @@ def test_1_0_points_then_knifes_until_someone_is_out(r10_game, serve_site):
     refused(tally(r10_game, url, "--phase", "point"), "现在是动刀阶段（辩解者 1号）")
     doc = tally_json(r10_game, url, "--record", "--phase", "knife", deadline=LATER)
     knife = doc["day"]["knife"]
-    assert (knife["threshold"], knife["knives"], knife["passes"]) == (4, [3, 4, 5], [2])
-    assert (knife["silent"], knife["ignored"], knife["label"]) == ([6], [1], "L-1")
+    assert (knife["base"], knife["threshold"], knife["knives"]) == (5, 3, [3, 4])
+    assert (knife["passes"], knife["silent"], knife["ignored"]) == ([2, 5], [6], [1])
     assert doc["outcome"] == {"kind": "none"} and 1 in alive(r10_game)
     assert "请从1号开始按逆时针方向重新指认。" in doc["day"]["posts"][0]
     assert doc["day"]["next"]["kind"] == "point"
@@ -205,7 +211,8 @@ def test_1_0_points_then_knifes_until_someone_is_out(r10_game, serve_site):
     )
     ok(tally(r10_game, again, "--record", "--round", 1, deadline=deadline(2, "21:00")))
     text = ok(tally(r10_game, again, "--record", "--round", 1, deadline=deadline(2, "23:00")))
-    assert "L-0" in text and "第 1 轮：1号出局（不亮底牌），请留遗言。" in text
+    assert "动刀已超过半数：1号出局。" in text and "L-" not in text
+    assert "第 1 轮：1号出局（不亮底牌），请留遗言。" in text
     assert "杀手" not in text.split("[b]结果[/b]")[1]  # round one shows no card
 
 
@@ -237,7 +244,7 @@ def test_1_0_knife_needs_the_game_file_but_pointing_counts_from_a_roster(tmp_pat
     )
 
 
-# --- 2.0 ---------------------------------------------------------------------------------
+# --- 2.0 ---------------------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -245,7 +252,7 @@ def r20_game(tmp_path):
     return new_game(tmp_path, "2.0", R20_ROLES)
 
 
-def test_2_0_the_knifed_card_is_shown_and_killers_leave_no_last_words(r20_game, serve_site):
+def test_2_0_the_knifed_card_is_not_shown_only_the_night_dead_is(r20_game, serve_site):
     refused(night(r20_game, 1, "--kill", 7), "从第 2 夜开始")
     others = range(2, 12)
     url = serve(
@@ -255,9 +262,9 @@ def test_2_0_the_knifed_card_is_shown_and_killers_leave_no_last_words(r20_game, 
     ok(tally(r20_game, url, "--record"))
     doc = tally_json(r20_game, url, "--record", deadline=LATER)
     knife = doc["day"]["knife"]
-    assert (knife["base"], knife["threshold"], knife["label"]) == (11, 6, "L-0")
-    assert doc["day"]["shown"] == {"1": "杀手"}
-    assert "1号被判死亡，翻牌：杀手。杀手没有遗言。" in doc["day"]["posts"]
+    assert (knife["base"], knife["threshold"], knife["out"]) == (11, 6, True)
+    assert doc["day"]["shown"] == {}  # 注意事项 f): no card is shown
+    assert "1号被判死亡。有遗言权利的辩解者请留遗言。" in doc["day"]["posts"]
     dawn = ok(night(r20_game, 2, "--kill", 7, "--check", 2))
     assert "昨夜被杀的是7号，翻牌：平民。被杀者没有遗言。" in dawn
 
@@ -299,7 +306,7 @@ def test_suicide_is_2_0_only(x_game):
     refused(run("suicide", 1, "--db", x_game), "x 规则没有杀手亮牌自杀")
 
 
-# --- 2.0 花样玩法 --------------------------------------------------------------------------
+# --- 2.0 花样玩法 ------------------------------------------------------------------------------
 
 
 def test_variants_deal_with_their_table(tmp_path):
@@ -364,3 +371,139 @@ def test_variants_poison_needs_a_pact_and_hides_the_pair(tmp_path):
     private = private_text(db, "night2-private.txt")
     assert "7号 玩家7：毒药" in private.split("仅发给警察")[1]
     assert alive(db) == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
+
+
+# --- X: one vote each (3.18, 注意事项 11) ------------------------------------------------------
+
+
+def test_x_one_vote_each_the_first_ballot_stands_a_later_one_is_a_repeat_ballot(x_game, serve_site):
+    """“每个人只有一次投票机会……不得跟票或补票。跟票或补票将被记为无效票。”"""
+    ok(night(x_game, 1, "--kill", 5))
+    rows = [
+        (1, "20:00:00", "投6号"),
+        (2, "20:01:00", "弃权"),
+        (3, "20:02:00", "投7号"),
+        (1, "20:10:00", "改投7号"),  # a change is no change under X
+        (2, "20:11:00", "投7号"),  # an explicit abstain was his one ballot
+        (4, "20:12:00", "投6号"),
+        (4, "20:13:00", "投6号"),  # the same vote again is still a second ballot
+    ]
+    doc = tally_json(x_game, serve(serve_site, rows), "--record")
+    assert {b["seat"]: (b["kind"], b["target"]) for b in doc["ballots"]} == {
+        1: ("vote", 6),
+        2: ("abstain", None),
+        3: ("vote", 7),
+        4: ("vote", 6),
+        6: ("self", None),
+        7: ("self", None),
+        8: ("self", None),
+    }
+    assert doc["changes"] == []
+    repeats = [(r["seat"], r["floor"]) for r in doc["rejected"] if r["reason"] == "repeat_ballot"]
+    assert repeats == [(1, 5), (2, 6), (4, 8)]
+    assert doc["outcome"] == {"kind": "eliminated", "seat": 6}
+    text = ok(tally(x_game, serve(serve_site, rows), "--format", "audit", "--round", 1))
+    assert "重复投票：每人只有一次投票机会，跟票或补票记为无效票" in text
+
+
+def test_x_a_non_vote_post_is_no_violation_only_1_2_has_that_rule(x_game, serve_site):
+    """1.2 二.5 “……非正式投票内容的发言按犯规处理” is not an X rule: nothing says 犯规."""
+    ok(night(x_game, 1, "--kill", 5))
+    url = serve(serve_site, [(1, "20:00:00", "投6号"), (2, "20:05:00", "我觉得6号很可疑")])
+    post = ok(tally(x_game, url))
+    assert "犯规" not in post and "无效发言" not in post  # the public post says nothing
+    audit = ok(tally(x_game, url, "--format", "audit"))
+    assert "不是投票的发言，不计票" in audit and "犯规" not in audit
+    doc = tally_json(x_game, url, "--record")
+    assert [(r["seat"], r["reason"]) for r in doc["rejected"]] == [(2, "no_vote")]  # the code
+    assert "无。" in ok(run("audit", "--db", x_game)).split("投票帖")[1].split("游戏帖")[0]
+
+
+# --- 1.0 / 2.0: the pointing reads 指认, the knife 杀 / 不杀 -----------------------------------
+
+
+def test_pointing_reads_zhiren_and_the_knife_reads_sha_bu_sha_jushou(r10_game, serve_site):
+    """1.0 4.7 “任意指认一名心目中的杀手”; 4.9 “你觉得他是杀手就举手动刀。反之就不动”;
+    2.0 m) “动刀：指杀辩解者，过：指不杀辩解者”."""
+    rows = votes(
+        "20:00:00", {2: "指认 6号", 3: "我指认6号", 4: "指认：6号", 5: "指6号", 6: "指认1号"}
+    ) + votes("22:30:00", {1: "杀！", 2: "举手", 3: "不杀", 4: "不举手", 5: "动刀"})
+    url = serve(serve_site, rows)
+    pointed = tally_json(r10_game, url, "--record")
+    assert pointed["outcome"] == {"kind": "eliminated", "seat": 6}
+    assert [c["voters"] for c in pointed["counts"]] == [[2, 3, 4, 5], [6]]
+    post = ok(tally(r10_game, url, "--round", 1, "--replace", "--record", "--format", "text"))
+    assert "被指认\n6号 玩家6：4 票" in post and "得票" not in post
+    knife = tally_json(r10_game, url, "--record", deadline=LATER)["day"]["knife"]
+    assert (knife["knives"], knife["passes"]) == ([1, 2, 5], [3, 4])
+    assert knife["out"] is True  # 3 of the 5 others: more than half
+
+
+def test_the_knife_post_speaks_the_rule_words_not_forum_labels(r10_game, serve_site):
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 6, (1, 2, 3)) + votes("22:30:00", {1: "动刀", 2: "过"}),
+    )
+    ok(tally(r10_game, url, "--record"))
+    post = ok(tally(r10_game, url, "--record", deadline=LATER))
+    assert (
+        "辩解者：6号 玩家6（动刀超过除辩解者以外存活人数（5 人）的半数即出局：至少 3 刀）" in post
+    )
+    assert "动刀未超过半数：6号存活。" in post and "L-" not in post
+
+
+# --- 2.0 花样玩法: 2.0's lines, 守护 4 双杀, 双守护 6 ------------------------------------------
+
+
+def test_variants_posts_keep_2_0_last_words_and_the_pointing_start(tmp_path, serve_site):
+    """“在2.0标准版基础上”: the night's dead have no 遗言 and the pointing starts from them;
+    a knifed killer has none, anyone else is asked for 遗言."""
+    db = new_game(tmp_path, "2.0", VARIANT_ROLES, extra=VARIANTS)
+    dawn = ok(night(db, 2, "--kill", 9, "--guard", "7=8", "--format", "text"))
+    assert "9号死亡，身份：平民。" in dawn
+    assert "被杀者没有遗言。" in dawn and "从9号开始按顺时针方向指认。" in dawn
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 1, range(2, 9)) + votes("22:30:00", dict.fromkeys(range(2, 9), "刀")),
+    )
+    ok(tally(db, url, "--record", "--round", 2))
+    text = ok(tally(db, url, "--record", "--round", 2, deadline=LATER))
+    assert "1号被票出局，身份：杀手。杀手没有遗言。" in text
+
+
+def test_guardian_double_kill_a_tie_of_guardian_and_guarded_kills_both(tmp_path, serve_site):
+    """守护 4 “当守护人和被守护人产生双杀票数时,二者同死。”: reached from the commands."""
+    db = new_game(tmp_path, "2.0", VARIANT_ROLES, extra=VARIANTS)
+    ok(night(db, 2, "--kill", 9, "--guard", "7=8"))
+    tie = votes("20:00:00", {1: "投7", 2: "投7", 3: "投8", 4: "投8"})
+    doc = tally_json(db, serve(serve_site, tie), "--record", "--round", 2)
+    assert doc["outcome"] == {"kind": "tie", "seats": [7, 8]}
+    assert doc["day"]["out"] == [7, 8] and doc["day"]["next"] is None  # no re-pointing
+    assert doc["day"]["posts"][0] == "7号与8号平票：守护人和被守护人产生双杀票数，二者同死。"
+    assert "7号被票出局，身份：守护神。请留遗言。" in doc["day"]["posts"]
+    assert not {7, 8} & set(alive(db))
+    assert "第 3 轮夜晚" in ok(run("status", "--db", db))
+
+
+def test_a_tie_without_the_guard_pair_is_pointed_again(tmp_path, serve_site):
+    db = new_game(tmp_path, "2.0", VARIANT_ROLES, extra=VARIANTS)
+    ok(night(db, 2, "--kill", 9, "--guard", "7=8"))
+    tie = votes("20:00:00", {1: "投7", 2: "投7", 3: "投10", 4: "投10"})
+    doc = tally_json(db, serve(serve_site, tie), "--record", "--round", 2)
+    assert doc["day"]["out"] == [] and doc["day"]["next"]["kind"] == "repoint"
+
+
+def test_double_guardian_a_disabled_police_god_counts_as_a_civilian(tmp_path, serve_site):
+    """双守护 6 “警方守护神身份作用转变为平民”: in the win check too."""
+    roles = R20_ROLES | {7: "警神", 8: "匪神"}
+    db = new_game(tmp_path, "2.0", roles, extra='variants = ["double-guardian"]', out=(9, 10, 11))
+    ok(night(db, 2, "--kill", 8))  # the 匪神 killed directly: the 警神 is a civilian now
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 12, range(1, 8))
+        + votes("22:30:00", dict.fromkeys(range(1, 8), "刀")),
+    )
+    ok(tally(db, url, "--record", "--round", 2))
+    text = ok(tally(db, url, "--record", "--round", 2, deadline=LATER))
+    assert "12号被票出局，身份：平民。" in text
+    assert "游戏结束" not in text and not events(db, "game_over")  # 7 still holds the 平民 side

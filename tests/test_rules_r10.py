@@ -200,23 +200,32 @@ def test_seat_order_around_the_table(start, clockwise, order):
 @pytest.mark.parametrize(
     ("knives", "living", "out", "needed"),
     [
-        (5, 8, True, 0),  # more than half of 8 is 5
-        (4, 8, False, 1),  # exactly half is not more than half
-        (4, 7, True, 0),
-        (3, 6, False, 1),
-        (4, 6, True, 0),
+        (4, 8, True, 0),  # 7 others: more than half of 7 is 4
+        (3, 8, False, 1),
+        (4, 9, False, 1),  # 8 others: exactly half is not more than half
+        (5, 9, True, 0),
+        (3, 6, True, 0),  # 5 others
+        (2, 6, False, 1),
     ],
 )
-def test_out_only_with_more_than_half_of_the_living(knives, living, out, needed):
-    """4.10 “超过半数以上，则该玩家将直接出局”; Decision: half of the living, defender included."""
+def test_out_with_more_than_half_of_the_others_as_in_2_0(knives, living, out, needed):
+    """4.10 “超过半数以上，则该玩家将直接出局”; Decision: half of the living players other than
+    the defender, whose own hand never counts (docs/rules/1.0.md, the knife's arithmetic)."""
     seats = tuple(range(1, living + 1))
     defender = seats[-1]
     ballots = dict.fromkeys(seats[:knives], "knife") | dict.fromkeys(seats[knives:-1], "pass")
     count = count_knives(ballots, seats, defender)
-    assert count.base == living
+    assert count.base == living - 1
     assert count.out is out
     assert count.needed == needed
-    assert count.label == f"L-{needed}"
+
+
+def test_the_docs_example_eight_players_four_knives_put_the_defender_out():
+    """docs/rules/1.0.md: 8 alive, defender 3号, 7 others: 4 knives out, 3 not."""
+    four = count_knives(dict.fromkeys((K1, K2, C2, C3), "knife"), LIVING, C1)
+    three = count_knives(dict.fromkeys((K1, K2, C2), "knife"), LIVING, C1)
+    assert (four.base, four.threshold, four.out) == (7, 4, True)
+    assert (three.threshold, three.out, three.needed) == (4, False, 1)
 
 
 def test_the_defender_never_knifes_himself():
@@ -226,22 +235,24 @@ def test_the_defender_never_knifes_himself():
     assert count.knives == (K1,)
 
 
-def test_silent_players_count_as_pass_and_the_label_shows_the_gap():
+def test_silent_players_count_as_pass_and_the_post_says_the_gap_in_words():
+    """The post speaks the rule text's words (超过半数), never a forum label like L-2."""
     count = count_knives({K1: "knife", K2: "knife"}, LIVING, C1)
     assert count.silent == (C2, C3, C4, C5, C6)
-    assert (count.threshold, count.needed, count.label) == (5, 3, "L-3")
+    assert (count.threshold, count.needed) == (4, 2)
     assert not count.settled
     assert count.text == (
-        "动刀 2 人，过 0 人，未表态 5 人（按过计）；需超过存活 8 人的半数，即至少 5 刀。"
-        "还差 3 刀（L-3）。"
+        "动刀 2 人，过 0 人，未表态 5 人（按过计）；除辩解者外存活 7 人，超过半数须至少 4 刀。"
+        "动刀未超过半数：3号存活。"
     )
+    assert "L-" not in count.text
 
 
 def test_a_count_that_cannot_reach_the_threshold_is_settled():
     ballots = {K1: "knife", K2: "pass", C2: "pass", C3: "pass", C4: "pass"}
     count = count_knives(ballots, LIVING, C1)
     assert count.settled and not count.out
-    assert count.text.endswith("未过半数：3号存活。")
+    assert count.text.endswith("动刀未超过半数：3号存活。")
 
 
 def test_not_out_points_again_counterclockwise_from_the_defender():
@@ -254,16 +265,15 @@ def test_knife_count_as_json():
     count = count_knives({K1: "knife"}, LIVING, C1)
     assert count.as_json() == {
         "defender": C1,
-        "base": 8,
-        "threshold": 5,
+        "base": 7,
+        "threshold": 4,
         "knives": [K1],
         "passes": [],
         "silent": [K2, C2, C3, C4, C5, C6],
         "ignored": [],
         "out": False,
         "settled": False,
-        "needed": 4,
-        "label": "L-4",
+        "needed": 3,
     }
 
 
@@ -279,12 +289,12 @@ def test_bad_knife_ballots_are_rejected(ballots, living, defender, message):
     assert message in rejected(count_knives, ballots, living, defender)
 
 
-def test_one_shared_knife_count_two_bases():
-    """The same count, half of the living (1.0) or half of the others (2.0)."""
+def test_one_shared_knife_count_for_1_0_and_2_0():
+    """1.0 and 2.0 take the half of the same players: the living other than the defender."""
     ballots = dict.fromkeys((1, 2, 3, 4), "knife")
     living = tuple(range(1, 9))
-    assert not knife_count(ballots, living, 8, base="living").out
-    assert knife_count(ballots, living, 8, base="others").out
+    assert knife_count(ballots, living, 8) == count_knives(ballots, living, 8)
+    assert knife_count(ballots, living, 8).out
 
 
 # ---------------------------------------------------------------- 4.10–4.14 reveals

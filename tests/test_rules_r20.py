@@ -183,10 +183,10 @@ def test_pass_when_less_than_half_and_point_again_clockwise():
     """3.m “以辩解者开始一圈未满半数人动刀时，辩解者则被判为存活……从辩解者开始顺时针从新指认”."""
     count = count_knives(dict.fromkeys((1, 2, 3, 4, 5), "knife"), LIVING, C6)
     assert not count.out
-    assert count.label == "L-1"
+    assert count.needed == 1
     post = knife_post(count)
     assert post.startswith(
-        "动刀 5 人，过 0 人，未表态 6 人（按过计）；需超过除辩解者外 11 人的半数"
+        "动刀 5 人，过 0 人，未表态 6 人（按过计）；除辩解者外存活 11 人，超过半数须至少 6 刀。"
     )
     assert post.endswith("请从12号开始按顺时针方向重新指认。")
 
@@ -194,23 +194,25 @@ def test_pass_when_less_than_half_and_point_again_clockwise():
 def test_the_knife_count_is_the_shared_one():
     """One helper (r10.knife_count) serves 1.0 and 2.0."""
     ballots = {1: "knife", 2: "pass"}
-    assert count_knives(ballots, LIVING, C6) == r10.knife_count(ballots, LIVING, C6, base="others")
+    assert count_knives(ballots, LIVING, C6) == r10.knife_count(ballots, LIVING, C6)
 
 
 def test_a_knifed_civilian_leaves_last_words():
     """3.n “当辩解者被判死亡时，此时辩解者可留遗言”."""
     out = vote_out(game(), C1)
     assert out.last_words is True
-    assert out.posts == ("7号被判死亡，翻牌：平民。请留遗言。",)
+    assert out.posts == ("7号被判死亡。有遗言权利的辩解者请留遗言。",)
 
 
-def test_a_knifed_killer_has_no_last_words():
-    """3.n “（杀手无此权利）”; Decision: the card is shown (翻牌)."""
+def test_cards_the_knifed_card_is_not_shown_and_the_post_is_the_same_for_a_killer():
+    """f) “游戏中严禁亮牌（除杀手自杀外）”; 3.n “（杀手无此权利）”: Decision: no card, and
+    the post offers 遗言 in the rule's words whatever the card, so it does not tell."""
     out = vote_out(game(), K1)
     assert out.last_words is False
-    assert out.shown == KILLER
-    assert out.posts == ("4号被判死亡，翻牌：杀手。杀手没有遗言。",)
-    assert r20.REVEAL_ON_OUT is True
+    assert out.posts == ("4号被判死亡。有遗言权利的辩解者请留遗言。",)
+    civilian = vote_out(game(), C1).posts[0]
+    assert out.posts[0].replace("4号", "") == civilian.replace("7号", "")
+    assert r20.REVEAL_ON_OUT is False
 
 
 # ---------------------------------------------------------------- 注意事项 f), g) suicide

@@ -256,7 +256,7 @@ def test_rule_5_a_poisoned_ghost_is_not_shown_at_all():
 def test_rule_6_a_possessed_killer_is_shown_as_possessed():
     """鬼匪 6 “被附体的匪如果被票死或者被验,公布其身份特殊性——是‘被附体匪’”."""
     state = night(single(), kill=C1, possess=C2).state
-    assert vote_out(state, [C2]).posts == ("10号被票出局，身份：被附体匪。",)
+    assert vote_out(state, [C2]).posts == ("10号被票出局，身份：被附体匪。被附体匪没有遗言。",)
     assert night(state, kill=C3, checks=(C2,)).checks[0].identity == POSSESSED
 
 
@@ -265,7 +265,7 @@ def test_rule_6_a_possessed_killer_poisoned_is_named_without_saying_who():
     state = night(single(), kill=C1, possess=C2, guards={GD: C3}).state
     result = night(state, kill=PO, pact=C2, guards={GD: C4})
     assert deaths(result) == [(PO, "poison_pact", None), (C2, "poison_pact", None)]
-    assert result.posts[1:] == (
+    assert result.posts[1:3] == (
         "7号、10号同死：一人是毒药，一人是与毒药同死的匪徒，不公布谁是谁。",
         "与毒药同死的匪徒为“被附体匪”（不公布双方谁是匪、谁是药）。",
     )
@@ -356,6 +356,8 @@ def test_fine_rule_3_killer_and_poison_die_unnamed():
     assert result.posts == (
         "天亮了，请大家睁眼。",
         "5号、7号同死：一人是毒药，一人是与毒药同死的匪徒，不公布谁是谁。",
+        "被杀者没有遗言。",
+        "从5号开始按顺时针方向指认。",  # the lower of the two: it tells nothing
     )
 
 
@@ -370,7 +372,7 @@ def test_fine_rule_4_a_voted_ghost_shows_only_as_killer():
     """细则 4 “票死鬼匪时,只公布其匪徒身份,不公布其‘鬼匪’特殊性,
     也不公布该鬼匪生前是否已经附体过”."""
     state = night(single(), kill=C1, possess=C2).state
-    assert vote_out(state, [GH]).posts == ("4号被票出局，身份：杀手。",)
+    assert vote_out(state, [GH]).posts == ("4号被票出局，身份：杀手。杀手没有遗言。",)
 
 
 def test_fine_rule_4_a_voted_possessed_shows_as_possessed():
@@ -439,21 +441,30 @@ def test_guardian_dies_in_place_of_the_voted():
     day = vote_out(state, [C1])
     assert day.deaths == (Death(GD, "guarded_vote", GUARDIAN),)
     assert day.state.alive(C1)
-    assert day.posts == ("守护神显灵：8号替9号被票出局，身份：守护神。", "9号受守护，存活。")
+    assert day.posts == (
+        "守护神显灵：8号替9号被票出局，身份：守护神。请留遗言。",
+        "9号受守护，存活。",
+    )
 
 
 def test_guardian_in_place_is_announced_like_a_direct_kill():
     """守护神: “执法团不公布被害真相(是直接被刀还是替别人死的)”."""
     in_place = night(single(), kill=C1, guards={GD: C1})
     direct = night(single(), kill=GD, guards={GD: C2})
-    assert in_place.posts == direct.posts == ("天亮了，请大家睁眼。", "8号死亡，身份：守护神。")
+    assert in_place.posts == direct.posts
+    assert in_place.posts == (
+        "天亮了，请大家睁眼。",
+        "8号死亡，身份：守护神。",
+        "被杀者没有遗言。",
+        "从8号开始按顺时针方向指认。",
+    )
 
 
 @pytest.mark.parametrize("how", ["voted", "checked"])
 def test_guardian_can_be_voted_and_checked(how):
     """守护神: “守护神可被杀、被验、被票,票死揭身份”."""
     if how == "voted":
-        assert vote_out(single(), [GD]).posts == ("8号被票出局，身份：守护神。",)
+        assert vote_out(single(), [GD]).posts == ("8号被票出局，身份：守护神。请留遗言。",)
     else:
         assert night(single(), kill=C1, checks=(GD,)).checks[0].identity == GUARDIAN
 
@@ -478,7 +489,7 @@ def test_rule_2_one_skip_is_allowed_the_second_is_dereliction():
     second = night(first.state, kill=C2, guards={GD: C3})
     third = night(second.state, kill=C4)  # no list at all is a skip too
     assert (GD, "dereliction", GUARDIAN) in deaths(third)
-    assert third.posts[-1] == "8号（守护神）渎职死亡。"
+    assert "8号（守护神）渎职死亡。" in third.posts
 
 
 def test_rule_3_never_the_same_player_twice():
@@ -505,7 +516,7 @@ def test_rule_5_nobody_left_to_guard_two_rounds_is_forced_dereliction():
     assert first.state.records[GD] == GuardRecord(guarded=everyone, skips=0, forced=1)
     second = night(first.state, kill=C2)
     assert (GD, "forced_dereliction", GUARDIAN) in deaths(second)
-    assert second.posts[-1] == "8号（守护神）被迫渎职死。"
+    assert "8号（守护神）被迫渎职死。" in second.posts
 
 
 def test_rule_5_a_forced_round_is_not_a_skip():
@@ -582,7 +593,7 @@ def test_double_rule_4_in_place_of_a_kill_no_identity():
     """双守护 4 “替人被杀显灵时,不揭露身份”."""
     result = night(double(), kill=D1, guards={PG: D1})
     assert deaths(result) == [(PG, "guarded_kill", None)]
-    assert result.posts == ("天亮了，请大家睁眼。", "8号死亡，不公布身份。")
+    assert result.posts[:2] == ("天亮了，请大家睁眼。", "8号死亡，不公布身份。")
 
 
 def test_double_rule_4_in_place_of_a_vote_only_guardian():
@@ -690,7 +701,7 @@ def test_a_guard_does_not_stop_the_poison_or_a_possession():
 
 def test_a_voted_poison_shows_as_poison():
     """Decision: only the deaths 细则 3 names are hidden; a voted 毒药 shows its card."""
-    assert vote_out(single(), [PO]).posts == ("7号被票出局，身份：毒药。",)
+    assert vote_out(single(), [PO]).posts == ("7号被票出局，身份：毒药。请留遗言。",)
 
 
 def test_the_first_day_has_no_guard_in_force():
@@ -703,3 +714,39 @@ def test_a_kill_on_the_guarded_with_no_guard_left_kills():
     state = night(single(), kill=C2, guards={GD: C1}).state
     result = night(state, kill=C1, guards={GD: C3})
     assert (C1, "killed", CIVILIAN) in deaths(result)
+
+
+# ---------------------------------------------------------------- 守护 4, 双守护 6, the judge
+
+
+def test_rule_4_double_kill_is_the_guardian_and_the_guarded_tied_at_the_top():
+    """守护 4 “当守护人和被守护人产生双杀票数时,二者同死”: the pair, in either order, only."""
+    state = single(guards={GD: C1})
+    assert variants.double_kill(state, (C1, GD)) == (GD, C1)
+    assert variants.double_kill(state, (GD, C2)) is None  # not the one he guards
+    assert variants.double_kill(state, (GD, C1, C2)) is None  # three at the top
+    assert variants.double_kill(single(), (GD, C1)) is None  # no guard in force
+    gods = double(guards={KG: P1})  # 双守护 3: the 匪神's guard does not work on a 警察
+    assert variants.double_kill(gods, (KG, P1)) is None
+
+
+def test_double_rule_6_the_disabled_police_god_counts_as_a_civilian_in_the_win_check():
+    """双守护 6 “警方守护神身份作用转变为平民”: 细则 5B 平民全灭 is not met while he lives."""
+    out = frozenset({D1, D2, D3})
+    disabled = double(out=out, records={PG: GuardRecord(disabled=True)})
+    assert check_win(disabled) is None
+    assert check_win(double(out=out)).winner == variants.KILLER_CAMP
+
+
+def test_the_judge_puts_out_and_shows_the_card_as_a_drowning_does():
+    """鬼匪 5: the judge's out shows a 鬼匪 as 杀手; no guard saves from it."""
+    result = leave(single(guards={GD: GH}), GH, "judged", how="误睁眼，退出本轮游戏")
+    assert result.posts == ("4号误睁眼，退出本轮游戏，身份：杀手。",)
+    assert result.deaths == (Death(GH, "judged", KILLER),)
+
+
+def test_surrender_by_side_not_by_a_civilian_or_the_free_guardian():
+    assert variants.surrender(single(), PO).winner == variants.KILLER_CAMP  # 毒药 is 警方
+    assert variants.surrender(double(), KG).winner == variants.GOOD_CAMP  # 匪神 is 匪方
+    assert "不能代表一方投降" in rejected(variants.surrender, single(), GD)
+    assert "不能代表一方投降" in rejected(variants.surrender, single(), C1)

@@ -144,7 +144,8 @@ def test_unknown_role_is_rejected():
 def test_non_voters_abstain_and_are_not_warned():
     """3.18 “每个人只有一次投票机会，也可弃权不投”."""
     policy = x.TALLY_POLICY
-    assert policy == TallyPolicy(non_voter="none", warn_non_voters=False)
+    assert policy == TallyPolicy(non_voter="none", warn_non_voters=False, ballots="first")
+    assert policy.violations == frozenset()  # 1.2's 犯规 of 二.5 is not X's
     assert x.warning_action(2, 0) == "warn"
 
 
@@ -391,3 +392,24 @@ def test_civilians_all_out_is_a_draw_even_with_police_alive():
     verdict = check_win(game(*CIVILIAN_SEATS))
     assert verdict is not None and verdict.draw
     assert verdict.as_json() == {"winner": None, "draw": True, "reason": "平民全部出局，平局。"}
+
+
+# ---------------------------------------------------------------- the judge's own decisions
+
+
+def test_a_confession_is_out_as_by_the_vote_with_last_words_in_death_order():
+    """用语 22 “某某认匪，不用投票出局”; 3.21 遗言 for the first N deaths, every death counted."""
+    state = game(C1)
+    result = x.judge_out(state, K1, "confessed")
+    assert result.posts == (f"{K1}号认匪，不用投票出局。", "请留第2个遗言。")
+    assert result.state.deaths == (C1, K1)
+    assert x.judge_out(state, C2, "peeked").posts[0] == f"{C2}号误睁眼出局。"
+    assert "没有「surrender」这种出局" in rejected(x.judge_out, state, K1, "surrender")
+
+
+def test_surrender_only_by_the_last_of_his_role():
+    """注意事项 5) “己方尚有同伴活着的时候严禁投降”; 术语 25 “一旦投降，则其一方自动为输”."""
+    assert "严禁投降" in rejected(x.surrender, game(), K1)
+    assert x.surrender(game(K2, K3), K1).winner == x.GOOD_CAMP
+    assert x.surrender(game(P1, P2), P3).winner == x.KILLER_CAMP
+    assert "平民不能投降" in rejected(x.surrender, game(), C1)

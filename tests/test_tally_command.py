@@ -17,7 +17,7 @@ from killmod.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 EXAMPLE = ["examples/day1", "--roster", "examples/roster.toml", "--deadline", "2019-05-12 22:00"]
-DESIGN_KEYS = {
+CONTRACT_KEYS = {
     "schema",
     "rules",
     "round",
@@ -60,7 +60,7 @@ def test_json_output_has_the_design_schema_and_the_1_2_result(serve_site, roster
     base = serve_site(discuz_x_site(demo_thread()))
     url = f"{base}/forum.php?mod=viewthread&tid={DEMO_TID}"
     doc = tally_json(url, "--roster", str(roster), "--deadline", "22:00")
-    assert doc.keys() >= DESIGN_KEYS
+    assert doc.keys() >= CONTRACT_KEYS
     assert doc["schema"] == "killmod.tally/1"
     assert doc["deadline"] == "2019-05-12T22:00:00+08:00"
     assert doc["source"] == {

@@ -21,7 +21,6 @@ from gamesteps import rows
 from hypothesis import HealthCheck, given, settings
 
 from killmod.announce import render_public
-from killmod.audit import record_penalty
 from killmod.days import plan_day
 from killmod.deal import deal
 from killmod.errors import BadInput
@@ -30,6 +29,8 @@ from killmod.lottery import make_lottery, reveal_lottery, standing_lottery
 from killmod.lurkers import record_leave
 from killmod.model import Post
 from killmod.night import record_night
+from killmod.outs import record_out
+from killmod.penalties import record_penalty
 from killmod.record import record_tally
 from killmod.status import game_status
 from killmod.store import Game
@@ -93,9 +94,7 @@ def act(game: Game, action: tuple[str, int]) -> None:
     kind, n = action
     if kind == "night":
         rounds = [e.round for e in game.events() if e.kind in ("day", "night")]
-        record_night(
-            game, max(rounds, default=0) + 1, kill=n, veto=None, at_text="2024-03-01 23:00"
-        )
+        record_night(game, max(rounds, default=0) + 1, kills=(n,), at_text="2024-03-01 23:00")
     elif kind == "day":
         record_a_day(game, n)
     elif kind == "replace":
@@ -105,14 +104,18 @@ def act(game: Game, action: tuple[str, int]) -> None:
     elif kind == "leave":
         record_leave(game, n, f"2024-03-{n:02d}")
     elif kind == "penalty":
-        record_penalty(game, n, round_no=1, kind="cancel", choice="取消一轮")
+        record_penalty(game, n, round_no=1, kind=("cancel", "extra")[n % 2], choice="一轮")
+    elif kind == "out":
+        record_out(game, n, "conduct", round_no=None, at=datetime(2024, 3, 1, 12, tzinfo=SHANGHAI))
     elif kind == "lottery":
         lottery(game, n)
 
 
 ACTIONS = st.lists(
     st.tuples(
-        st.sampled_from(("night", "day", "day", "replace", "sub", "leave", "penalty", "lottery")),
+        st.sampled_from(
+            ("night", "day", "day", "replace", "sub", "leave", "penalty", "lottery", "out")
+        ),
         st.integers(min_value=1, max_value=16),
     ),
     min_size=1,

@@ -1,4 +1,4 @@
-"""Reading one post's text for one vote intent (DESIGN §5.3, rule 1.2 四 关于投票)."""
+"""Reading one post's text for one vote intent (docs/rules/1.2.md, rule 1.2 四 关于投票)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from killmod.model import FormerHolder, Player, Roster
 from killmod.names import fold
-from killmod.votes import BallotReader, Reading
+from killmod.votes import POINT, BallotReader, Reading
 
 CST = timezone(timedelta(hours=8))
 
@@ -442,3 +442,35 @@ def test_a_roster_without_names_still_reads_seats() -> None:
     reader = BallotReader(Roster(players=()))
     assert reader.read("投5号") == Reading("vote", 5, fragment="投5号")
     assert reader.read("投meer").kind == "unknown_target"
+
+
+# --- the pointing round of 1.0/2.0 (指认) ---------------------------------------------------
+
+POINTING = BallotReader(ROSTER, POINT)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "target"),
+    [
+        ("指认 6号", "vote", 6),
+        ("我指认3号", "vote", 3),
+        ("指认：6号", "vote", 6),
+        ("指6号", "vote", 6),
+        ("指認 小明", "vote", 8),
+        ("投5号", "vote", 5),  # the text calls the pointing 投票 too
+        ("不指认3号，指认5号", "vote", 5),
+        ("指认老张", "unknown_target", None),
+        ("指出3号很可疑", "none", None),  # a bare 指 needs a known player right after it
+        ("竖起一根手指", "none", None),
+    ],
+)
+def test_the_pointing_reads_zhiren_forms(text, kind, target):
+    """1.0 4.7 “任意指认一名心目中的杀手”."""
+    reading = POINTING.read(text)
+    assert (reading.kind, reading.target) == (kind, target)
+
+
+@pytest.mark.parametrize("text", ["指认 6号", "指6号"])
+def test_zhiren_is_no_ballot_in_a_day_vote(text):
+    """X 术语 33 “指认：同‘验’”; 1.2 and V4.0 have no pointing."""
+    assert BallotReader(ROSTER).read(text).kind == "none"

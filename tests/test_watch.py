@@ -189,3 +189,24 @@ def test_seats_can_come_from_the_game_file(serve_site, roster, monkeypatch):
     result = CliRunner().invoke(main, ["watch", *args, "--cache", str(roster.parent / "c")])
     assert result.exit_code == 0, result.output
     assert "距截止还有 1 分 0 秒" in result.stderr and "第 1 轮" in result.stdout
+
+
+def test_the_running_count_names_non_voters_by_the_rule_sets_policy(
+    serve_site, roster, monkeypatch
+):
+    """Only 1.2 counts a non-voter as voting for himself (补充说明 4); under X he is not counted."""
+    board = Board(at("21:59:00"))
+    base = serve_site(board.site)
+    assert "未投票（截止时视为自投）" in cli(board, base, roster, monkeypatch).stderr
+    x_roster = roster.parent / "x.toml"
+    x_roster.write_text(
+        DEMO_ROSTER_TOML.replace('rules = "1.2"', 'rules = "x"')
+        .replace('role = "水民"', "")
+        .replace('role = "杀手"', "")
+        .replace('role = "检查官"', ""),
+        encoding="utf-8",
+    )
+    board = Board(at("21:59:00"))
+    base = serve_site(board.site)
+    notes = cli(board, base, x_roster, monkeypatch).stderr  # the running count is a note
+    assert "未投票（截止时不计票）" in notes and "视为自投" not in notes

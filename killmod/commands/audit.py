@@ -94,10 +94,12 @@ def penalty(
     db_path: Path,
     templates: Path | None,
 ) -> None:
-    """记录一个座位的犯规，以及对立阵营选择的处罚。"""
+    """1.2：记录一个座位的犯规，以及对立阵营选择的处罚（在下一个夜晚执行）。"""
+    from dataclasses import replace
+
     from killmod.announce import render_public
-    from killmod.audit import record_penalty
     from killmod.outputs import note
+    from killmod.penalties import record_penalty
     from killmod.store import Game
     from killmod.views import record_view
 
@@ -105,4 +107,6 @@ def penalty(
         recorded = record_penalty(
             game, seat, round_no=round_no, kind=kind, choice=choice, reason=reason
         )
-    note(render_public("penalty.text.j2", templates, record_view(penalty=recorded)))
+    # the night it falls on, never the violator's camp
+    shown = replace(recorded, camp=None)
+    note(render_public("penalty.text.j2", templates, record_view(penalty=shown)))

@@ -7,6 +7,7 @@ set's night is resolved by its flow from the options it has (``killmod.nights``)
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,10 +39,20 @@ FORMATS = ("bbcode", "text", "json")
     help="第几夜（1.2、X、2.0 从 1 算起；V4.0 从第零晚 0 算起）",
 )
 @click.option(
-    "--kill", type=int, metavar="座位号", help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人）"
+    "--kill",
+    "kills",
+    type=int,
+    multiple=True,
+    metavar="座位号",
+    help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人；1.2 处罚增加特殊权力时可给两次）",
 )
 @click.option(
-    "--veto", type=int, metavar="座位号", help="1.2：检查官行使否决权的座位号（全局只能用一次）"
+    "--veto",
+    "vetoes",
+    type=int,
+    multiple=True,
+    metavar="座位号",
+    help="1.2：行使否决权的座位号（检查官全局一次；处罚为好人方增加特殊权力时可多给一次）",
 )
 @click.option(
     "--check",
@@ -89,8 +100,8 @@ FORMATS = ("bbcode", "text", "json")
 @user_errors
 def night(
     round_no: int,
-    kill: int | None,
-    veto: int | None,
+    kills: tuple[int, ...],
+    vetoes: tuple[int, ...],
     checks: tuple[int, ...],
     butterfly: int | None,
     snipe: int | None,
@@ -115,7 +126,7 @@ def night(
     from killmod.store import Game
 
     choice = NightChoice(
-        kill=kill,
+        kill=kills[0] if kills else None,
         check=checks,
         butterfly=butterfly,
         snipe=snipe,
@@ -127,43 +138,55 @@ def night(
     )
     with Game.open(db_path) as game:
         if game.roster().rules == r12.NAME:
-            if choice.used() - {"kill"} or round_no < 1:
+            others = (butterfly, snipe, inject, silence, pact, possess)
+            if checks or guards or any(option is not None for option in others) or round_no < 1:
                 raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
-            _night_12(game, round_no, kill, veto, at_text, replace_record, fmt, templates)
+            _night_12(game, round_no, kills, vetoes, at_text, replace_record, fmt, templates)
             return
-        if veto is not None or at_text is not None:
+        if vetoes or at_text is not None:
             raise BadInput("--veto 和 --at 只用于 1.2 规则。")
+        if len(kills) > 1:
+            raise BadInput(f"{game.roster().rules} 规则的杀手每晚只杀一人：--kill 只能给一次。")
         _set_night(game, round_no, choice, replace_record, fmt, outputs, templates)
 
 
 def _night_12(
     game: Game,
     round_no: int,
-    kill: int | None,
-    veto: int | None,
+    kills: tuple[int, ...],
+    vetoes: tuple[int, ...],
     at_text: str | None,
     replace_record: bool,
     fmt: str,
     templates: Path | None,
 ) -> None:
-    """1.2: the kill and the veto, camps only, the 诈尸 window: all of it public, printed
-    before the night is committed."""
+    """1.2: the kill and the veto (as the night's penalties allow), camps only, the 诈尸
+    window: all of it public, printed before the night is committed; the penalties applied
+    are a note for the judge."""
     from killmod.announce import render_public
     from killmod.delivery import Handout
     from killmod.night import night_json, record_night
-    from killmod.views import night_view
+    from killmod.views import night_view, record_view
 
     def hand_out(done: Night) -> Handout:
+        # the penalties' kinds and choices for the judge, never the violator's camp
+        applied = [replace(penalty, camp=None) for penalty in done.penalties]
+        notes = (
+            [render_public("night.penalties.text.j2", templates, record_view(applied=applied))]
+            if applied
+            else []
+        )
         if fmt == "json":
-            return Handout(public=json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n")
+            document = json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n"
+            return Handout(public=document, notes=notes)
         public = render_public(f"night.{fmt}.j2", templates, night_view(done))
-        return Handout(public=public + _game_over(game, done.winner, templates))
+        return Handout(public=public + _game_over(game, done.winner, templates), notes=notes)
 
     record_night(
         game,
         round_no,
-        kill=kill,
-        veto=veto,
+        kills=kills,
+        vetoes=vetoes,
         at_text=at_text,
         replace=replace_record,
         deliver=hand_out,

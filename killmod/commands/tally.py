@@ -157,13 +157,16 @@ def _outputs(
     from killmod.rules import rule_set
 
     rules = rule_set(result.rules)
+    winner = result.recorded.winner if result.recorded else None
     if fmt == "json":
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
+        if winner:  # stdout stays one JSON document: the game's end is a key of it
+            document["game_over"] = winner.as_json()
         public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
     else:
         public = render_tally(result, fmt, rules, templates)
-    if result.recorded and result.recorded.winner:
-        public += render_game_over(result.recorded.winner, game.roster(), templates)
+        if winner:
+            public += render_game_over(winner, game.roster(), templates)
     if print_secrets and fmt != "json":
         secrets = _secrets(result, templates)
         public += "\n" + secrets if secrets.strip() else ""

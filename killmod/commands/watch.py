@@ -94,7 +94,8 @@ def watch(
                 judge_notes(update.result, templates, print_secrets=False)
                 continue
             left = int(update.remaining.total_seconds()) if update.remaining else 0
-            view = watch_view(update, left, max(0, int(left + grace)), int(every))
+            policy = rule_set(update.result.rules).TALLY_POLICY if update.result else None
+            view = watch_view(update, left, max(0, int(left + grace)), int(every), policy)
             note(render_public("watch.text.j2", templates, view))
     except KeyboardInterrupt:
         click.echo("已停止", err=True)

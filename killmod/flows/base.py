@@ -10,14 +10,14 @@ game's state is rebuilt from the game file by ``killmod.gamestate``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from killmod.errors import BadInput
 from killmod.model import DayStep, GameOver, Outcome, Player, Stage
-from killmod.rules.policy import KILLER
+from killmod.rules.policy import KILLER, JudgeOut
 
 if TYPE_CHECKING:  # the rule modules load with their flows, not with every command
     from killmod.rules.r10 import KnifeCount
@@ -235,6 +235,8 @@ class Flow:
             return self.vote_out(state, (event.seat,), event.round).state
         if event.kind == "suicide":
             return self.suicide(state, event.seat, data["defending"]).state
+        if event.kind == "out" and not data.get("surrender"):
+            return self.judge_out(state, event.seat, data["reason"]).state
         return state
 
     def round_of_night(self, night_no: int) -> int:
@@ -284,6 +286,21 @@ class Flow:
     def suicide(self, state: Any, seat: int, defending: bool) -> OutPlay:
         """A killer shows his card and kills himself; only 2.0 has it."""
         raise BadInput(f"{self.name} 规则没有杀手亮牌自杀。")
+
+    # --- the judge's own decisions -----------------------------------------------------
+
+    @property
+    def judge_outs(self) -> Mapping[str, JudgeOut]:
+        """The judge's decisions the rule text writes (``killmod out --reason``), by code."""
+        return self.rules.JUDGE_OUTS
+
+    def judge_out(self, state: Any, seat: int, reason: str) -> OutPlay:
+        """The judge puts ``seat`` out for ``reason``: the new state, what is shown, the posts."""
+        raise BadInput(f"{self.name} 规则没有由法官判出局的规定。")
+
+    def surrender(self, state: Any, seat: int) -> GameOver:
+        """``seat`` surrenders for his side: the end of the game it makes."""
+        raise BadInput(f"{self.name} 规则没有投降。")
 
     def verdict(self, state: Any) -> GameOver | None:
         """The end of the game, or None while it goes on."""

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from killmod.errors import BadInput
 from killmod.flows.base import (
     Check,
     Flow,
@@ -100,10 +101,19 @@ class R20Flow(R10Flow):
         return with_document(play, night_no)
 
     def vote_out(self, state: Any, seats: tuple[int, ...], round_no: int) -> OutPlay:
-        """3.n: out by the knife, the card turned; a killer leaves no 遗言."""
+        """3.n: out by the knife, no card shown (f)), 遗言 offered as the rule says."""
         (seat,) = seats
         result = r20.vote_out(state, seat)
-        return OutPlay(result.state, seats, ((seat, result.shown),), result.posts)
+        return OutPlay(result.state, seats, posts=result.posts)
+
+    def judge_out(self, state: Any, seat: int, reason: str) -> OutPlay:
+        """m) 误睁眼, n) a broken rule: out, no card, no 遗言."""
+        result = r20.judge_out(state, seat, reason)
+        return OutPlay(result.state, (seat,), posts=result.posts)
+
+    def surrender(self, state: Any, seat: int) -> GameOver:
+        """e) 投降: the seat's side loses."""
+        return r20.surrender(state, seat)
 
     def suicide(self, state: Any, seat: int, defending: bool) -> OutPlay:
         """注意事项 g): in his own defence the night follows; before it, pointing restarts."""
@@ -174,8 +184,37 @@ class VariantFlow(R20Flow):
         shown = tuple((d.seat, d.shown) for d in result.deaths if d.shown is not None)
         return OutPlay(result.state, tuple(d.seat for d in result.deaths), shown, result.posts)
 
+    def day(
+        self,
+        state: variants.VariantState,
+        stage: Stage,
+        outcome: Outcome,
+        round_no: int,
+        knife: KnifeCount | None,
+    ) -> DayStep:
+        """2.0's day, and 守护 4: the guardian and the guarded tied at the top both die."""
+        if knife is None and outcome.kind == "tie":
+            pair = variants.double_kill(state, outcome.seats)
+            if pair is not None:
+                posts = (variants.double_kill_post(pair),)
+                return self.out_step(state, stage, pair, round_no, posts=posts)
+        return super().day(state, stage, outcome, round_no, knife)
+
+    def judge_out(self, state: variants.VariantState, seat: int, reason: str) -> OutPlay:
+        """2.0's decisions; the card shows as the variants show a death outside the vote."""
+        rule = self.judge_outs.get(reason)
+        if rule is None or rule.surrender:
+            raise BadInput(f"2.0 花样玩法没有「{reason}」这种出局。")
+        result = variants.leave(state, seat, "judged", how=rule.words)
+        shown = tuple((d.seat, d.shown) for d in result.deaths if d.shown is not None)
+        return OutPlay(result.state, (seat,), shown, result.posts)
+
+    def surrender(self, state: variants.VariantState, seat: int) -> GameOver:
+        """2.0 e) 投降 with the variants' sides."""
+        return variants.surrender(state, seat)
+
     def verdict(self, state: variants.VariantState) -> GameOver | None:
-        """细则 5A–D: the 鬼匪 and the possessed count with the 匪."""
+        """细则 5A–D: the 鬼匪 and the possessed count with the 匪; a disabled 警神 as 平民."""
         return variants.check_win(state)
 
     def suicide(self, state: variants.VariantState, seat: int, defending: bool) -> OutPlay:

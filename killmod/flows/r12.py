@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from killmod.errors import BadInput
 from killmod.flows.base import Flow, OutPlay
 from killmod.model import GameOver, Roster
 from killmod.rules import r12
@@ -28,3 +29,16 @@ class R12Flow(Flow):
     def verdict(self, state: Roster) -> GameOver | None:
         """三、胜利条件 over the roster's players."""
         return r12.check_win(state.players)
+
+    def judge_out(self, state: Roster, seat: int, reason: str) -> OutPlay:
+        """二.6 “一旦触犯上述规定，立判出局”: out, the camp announced as for any death (五)."""
+        if reason not in r12.JUDGE_OUTS:
+            raise BadInput(f"1.2 规则没有「{reason}」这种出局。")
+        player = state.seat(seat)
+        if player is None:
+            raise BadInput(f"没有 {seat} 号座位。")
+        if not player.alive:
+            raise BadInput(f"{seat}号 {player.name} 已出局。")
+        camp = r12.camp(player.role)
+        shown = ((seat, camp),) if camp else ()
+        return OutPlay(state, (seat,), shown, (r12.judge_out_post(seat, camp),))

@@ -57,6 +57,15 @@ class XFlow(Flow):
         result = x.vote_out(state, seat)
         return OutPlay(result.state, seats, posts=result.posts)
 
+    def judge_out(self, state: x.XState, seat: int, reason: str) -> OutPlay:
+        """认匪, 误睁眼, a broken rule: out as by the vote, 遗言 while they last, no card."""
+        result = x.judge_out(state, seat, reason)
+        return OutPlay(result.state, (seat,), posts=result.posts)
+
+    def surrender(self, state: x.XState, seat: int) -> GameOver:
+        """注意事项 5) 投降: the last 警察 or 杀手 gives up; his side loses."""
+        return x.surrender(state, seat)
+
     def day(
         self,
         state: x.XState,

@@ -20,7 +20,7 @@ from typing import Literal
 
 from killmod.errors import BadInput
 from killmod.model import GameOver, Outcome
-from killmod.rules.policy import TallyPolicy
+from killmod.rules.policy import JudgeOut, TallyPolicy
 
 NAME = "1.0"
 
@@ -43,8 +43,11 @@ MAX_PLAYERS = 10
 KILLER_OPTIONS = (2, 3)
 
 # 4.7 “从1号玩家开始发言，任意指认一名心目中的杀手”: everyone points; the text sets
-# no self vote and no penalty, so a non-pointer is simply not counted.
+# no self vote and no penalty, so a non-pointer is simply not counted. Decision: in a
+# forum the pointing has no turns, so a later post changes the pointing, as in 1.2.
 TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
+# No rule of 1.0 lets the judge put a player out or end the game (``killmod out``).
+JUDGE_OUTS: dict[str, JudgeOut] = {}
 
 # 4.4–4.6: the killers only open their eyes to know each other; no step kills anyone,
 # and round two starts “直接从出局者的右手边第一名玩家开始” (Decision: no night kill).
@@ -225,7 +228,6 @@ def _check_within(outcome: Outcome, allowed: tuple[int, ...]) -> None:
 
 # ---------------------------------------------------------------- the knife (动刀)
 
-KnifeBase = Literal["living", "others"]
 KNIFE = "knife"
 PASS = "pass"
 
@@ -234,16 +236,16 @@ PASS = "pass"
 class KnifeCount:
     """One knife phase counted: who knifed, who passed, the threshold and the result.
 
-    ``base`` is how many players the half is taken of; ``threshold`` the knives
-    needed (more than half of ``base``); ``silent`` the living players with no
-    ballot (counted as 过 once the phase closes); ``ignored`` the defender's own
-    ballot, which never counts. ``out`` is whether the knives already pass the
-    threshold; ``settled`` whether the result can no longer change (out, or too
-    few players left to reach it); ``needed`` the knives still missing.
+    ``base`` is how many players the half is taken of — the living players
+    other than the defender; ``threshold`` the knives needed (more than half of
+    ``base``); ``silent`` the living players with no ballot (counted as 过 once
+    the phase closes); ``ignored`` the defender's own ballot, which never
+    counts. ``out`` is whether the knives already pass the threshold;
+    ``settled`` whether the result can no longer change (out, or too few
+    players left to reach it); ``needed`` the knives still missing.
     """
 
     defender: int
-    base_kind: KnifeBase
     base: int
     threshold: int
     knives: tuple[int, ...]
@@ -267,23 +269,25 @@ class KnifeCount:
         return self.out or len(self.knives) + len(self.silent) < self.threshold
 
     @property
-    def label(self) -> str:
-        """The forum's ``L-x`` display: how many knives short of out (``L-0`` = out)."""
-        return f"L-{self.needed}"
+    def verdict(self) -> str:
+        """The result once the phase closed, in the rule text's words (超过半数 or not).
+
+        A tally counts at the deadline: the silent players count as 过 by then.
+        """
+        if self.out:
+            return f"动刀已超过半数：{self.defender}号出局。"
+        return f"动刀未超过半数：{self.defender}号存活。"
 
     @property
     def text(self) -> str:
         """The count as one Chinese line, for the judge's post."""
-        of = f"存活 {self.base} 人" if self.base_kind == "living" else f"除辩解者外 {self.base} 人"
         parts = [f"动刀 {len(self.knives)} 人", f"过 {len(self.passes)} 人"]
         if self.silent:
             parts.append(f"未表态 {len(self.silent)} 人（按过计）")
-        head = f"{'，'.join(parts)}；需超过{of}的半数，即至少 {self.threshold} 刀"
-        if self.out:
-            return f"{head}。已过半数：{self.defender}号出局。"
-        if self.settled:
-            return f"{head}。未过半数：{self.defender}号存活。"
-        return f"{head}。还差 {self.needed} 刀（{self.label}）。"
+        return (
+            f"{'，'.join(parts)}；除辩解者外存活 {self.base} 人，超过半数须至少 "
+            f"{self.threshold} 刀。{self.verdict}"
+        )
 
     def as_json(self) -> dict:
         """The count as JSON for a forum tally."""
@@ -298,18 +302,14 @@ class KnifeCount:
             "out": self.out,
             "settled": self.settled,
             "needed": self.needed,
-            "label": self.label,
         }
 
 
-def knife_count(
-    ballots: Mapping[int, str], living: Collection[int], defender: int, *, base: KnifeBase
-) -> KnifeCount:
+def knife_count(ballots: Mapping[int, str], living: Collection[int], defender: int) -> KnifeCount:
     """Count a knife phase: ``ballots`` maps a seat to ``"knife"`` (动刀) or ``"pass"`` (过).
 
-    ``base="living"`` (1.0): more than half of the living players, the defender
-    included; ``base="others"`` (2.0): more than half of the living players
-    other than the defender. The defender never knifes himself: his ballot is
+    The half is of the living players other than the defender (1.0 and 2.0
+    alike, docs/rules/1.0.md). The defender never knifes himself: his ballot is
     listed in ``ignored`` and not counted. A ballot from a seat not alive is a
     ``BadInput`` (the tally filters those before).
     """
@@ -329,10 +329,9 @@ def knife_count(
         else:
             passes.append(seat)
     silent = sorted(alive - {defender} - set(knives) - set(passes))
-    total = len(alive) if base == "living" else len(alive) - 1
+    total = len(alive) - 1
     return KnifeCount(
         defender=defender,
-        base_kind=base,
         base=total,
         threshold=more_than_half(total),
         knives=tuple(knives),
@@ -345,7 +344,7 @@ def knife_count(
 def knife_result_post(count: KnifeCount, clockwise: bool) -> str:
     """The judge's post once the phase is closed: out, or pointing again from the defender."""
     if count.out:
-        return f"{count.text}"
+        return count.text
     way = "顺时针" if clockwise else "逆时针"
     return f"{count.text}请从{count.defender}号开始按{way}方向重新指认。"
 
@@ -527,12 +526,13 @@ def next_round_post(state: R10State) -> str:
 
 
 def count_knives(ballots: Mapping[int, str], living: Collection[int], defender: int) -> KnifeCount:
-    """4.10 “各玩家举手示意。超过半数以上，则该玩家将直接出局”.
+    """4.9–4.10 “你觉得他是杀手就举手动刀……各玩家举手示意。超过半数以上，则该玩家将直接出局”.
 
-    Decision: the half is of the living players, the defender included (2.0
-    says “除去辩解者”, 1.0 does not); the defender's own hand never counts.
+    Decision (docs/rules/1.0.md, “The knife”): the hands are the other players'
+    (the defender is the one judged: “你觉得他是杀手”), so the half is of the
+    living players other than the defender — what 2.0 m) writes out as “除去辩解者”.
     """
-    return knife_count(ballots, living, defender, base="living")
+    return knife_count(ballots, living, defender)
 
 
 def knife_post(count: KnifeCount) -> str:
@@ -562,7 +562,7 @@ def summary(players: int | None = None) -> list[str]:
         "夜晚：杀手睁眼只确认同伴，不杀人。",
         "白天：所有人依次指认一名心目中的杀手；被指认最多者辩解；平票者再指认一轮，"
         "仍选不出则废票重指。",
-        "动刀：辩解后各玩家举手动刀，超过存活人数的半数（辩解者计入人数、不能动刀）即出局；"
+        "动刀：辩解后各玩家举手动刀，超过除辩解者以外存活人数的半数即出局；"
         "否则从辩解者开始按逆时针重新指认，直到有人出局。",
         "遗言：出局者无论身份均可留遗言。",
         "亮底牌：第一轮出局者不亮底牌；之后每轮出局者亮底牌；出局者是杀手时，"

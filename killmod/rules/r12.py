@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from datetime import timedelta
 
 from killmod.errors import BadInput
 from killmod.model import GameOver
-from killmod.rules.policy import TallyPolicy
+from killmod.rules.policy import JudgeOut, TallyPolicy
 from killmod.rules.r10 import deal_roles
 
 NAME = "1.2"
@@ -36,11 +37,25 @@ POWERS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# 补充说明 4: “可弃权，但不投票者视为自投，并被警告一次，二次换替补，无替补出局”.
-TALLY_POLICY = TallyPolicy(non_voter="self", warn_non_voters=True)
+# 补充说明 4: “可弃权，但不投票者视为自投，并被警告一次，二次换替补，无替补出局”;
+# 四 “允许改票，但必须重新发帖”; 二.5 “无该轮投票权的正式玩家在投票贴内发言按犯规处理。
+# 具有投票权的正式玩家在投票贴内作出非正式投票内容的发言按犯规处理”.
+TALLY_POLICY = TallyPolicy(
+    non_voter="self",
+    warn_non_voters=True,
+    ballots="last",
+    violations=frozenset({"dead", "no_vote"}),
+)
 
 # 五、身份公布: “杀手方人员公布为杀手；好人方人员公布为好人”: the camp of the out is announced.
 REVEAL_CAMP = True
+# 五: “游戏在法官宣布死亡开始后的24小时可以诈尸” (docs/rules/1.2.md, 诈尸: with the 即 clause).
+ZHASHI = timedelta(hours=24)
+
+# 二.6 特殊说明: “严禁玩家私下交流……不得对其他玩家有侮辱性的语言。一旦触犯上述规定，立判出局。”
+JUDGE_OUTS = {"conduct": JudgeOut("立判出局")}
+# 补充说明 二.3–二.5: “取消该玩家所在阵营所有特殊权利一轮，或为对立阵营增加特殊权力一轮”.
+PENALTIES = ("cancel", "extra")
 
 # 二.2 潜水: “每位玩家每轮游戏发言不能少于三次”.
 MIN_POSTS = 3
@@ -53,6 +68,17 @@ def camp(role: str | None) -> str | None:
     if role is None:
         return None
     return "杀手" if role == KILLER else "好人"
+
+
+def opposing_camp(camp_name: str) -> str:
+    """The other camp: 杀手 ↔ 好人."""
+    return "好人" if camp_name == "杀手" else "杀手"
+
+
+def judge_out_post(seat: int, camp_name: str | None) -> str:
+    """二.6 特殊说明 “一旦触犯上述规定，立判出局”, the camp announced as for any death (五)."""
+    shown = f"身份：{camp_name}。" if camp_name else ""
+    return f"{seat}号触犯游戏规定，立判出局。{shown}"
 
 
 def warning_action(total: int, substitutes_left: int) -> str:
@@ -131,7 +157,10 @@ def summary(players: int | None = None) -> list[str]:
         "平票：抽签决定出局者（killmod lottery）。",
         "身份公布：出局者只公布阵营（杀手 / 好人）。",
         "胜负：投出所有杀手，好人胜；剩余 4 人中至少有 1 名杀手，杀手胜。",
-        f"潜水：每轮发言不少于 {MIN_POSTS} 次；每人最多请假 {MAX_LEAVE_DAYS} 天。",
+        f"潜水：每轮发言不少于 {MIN_POSTS} 次；每人最多请假 {MAX_LEAVE_DAYS} 天"
+        "（请假当天不投票不警告）。",
+        "犯规：取消犯规方阵营特殊权利一轮，或为对立阵营增加特殊权力一轮（在下一个夜晚执行）。",
+        "诈尸：宣布死亡后 24 小时内，且在下一名同类死者（被杀 / 被投出局）公布之前。",
     ]
     if players is not None:
         row = table_row(players)

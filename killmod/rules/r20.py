@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from killmod.errors import BadInput
-from killmod.rules.policy import TallyPolicy
+from killmod.rules.policy import JudgeOut, TallyPolicy
 from killmod.rules.r10 import (
     POINT,
     KnifeCount,
@@ -62,12 +62,22 @@ MAX_PLAYERS = 18
 
 # 3.k “按牌上数字为开始发言者顺时针方向指认”: everyone points; no self vote, no warning.
 TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
-# 3.w the night's dead “翻牌判死亡”; Decision: the knifed player's card is shown too.
-REVEAL_ON_OUT = True
+# 注意事项 f) “游戏中严禁亮牌（除杀手自杀外）”: only the night's dead “翻牌判死亡” (3.w), and a
+# killer's suicide. Decision: a player out by the knife or by the judge shows no card.
+REVEAL_ON_OUT = False
+# The judge's own decisions (``killmod out``): m) “游戏中误睁眼的玩家需主动申请出局，如本人未
+# 主动要求，则裁判有权判其退出本轮游戏”; n) “任何时候裁判有权令违反规则者退出本轮游戏”;
+# e) “玩家（除平民外）在全部同伴同意下有权选择投降”.
+JUDGE_OUTS = {
+    "peeked": JudgeOut("误睁眼，退出本轮游戏"),
+    "removed": JudgeOut("违反规则，由裁判判其退出本轮游戏"),
+    "surrender": JudgeOut("投降", surrender=True),
+}
 
 __all__ = [
     "CIVILIAN",
     "GOOD_CAMP",
+    "JUDGE_OUTS",
     "KILLER",
     "KILLER_CAMP",
     "MAX_PLAYERS",
@@ -94,6 +104,7 @@ __all__ = [
     "count_knives",
     "deal",
     "first_pointer",
+    "judge_out",
     "knife_post",
     "new_game",
     "night_team",
@@ -104,6 +115,8 @@ __all__ = [
     "side_verdict",
     "suicide",
     "summary",
+    "surrender",
+    "surrender_verdict",
     "table",
     "table_row",
     "team_choice",
@@ -217,7 +230,7 @@ def count_knives(ballots: Mapping[int, str], living: Collection[int], defender: 
     The half is of the living players other than the defender; players who do
     not knife count as 过 (“以辩解者开始一圈未满半数人动刀时，辩解者则被判为存活”).
     """
-    return knife_count(ballots, living, defender, base="others")
+    return knife_count(ballots, living, defender)
 
 
 def knife_post(count: KnifeCount) -> str:
@@ -227,27 +240,63 @@ def knife_post(count: KnifeCount) -> str:
 
 @dataclass(frozen=True)
 class DayResult:
-    """A player out by the knife: the new state, the card shown, 遗言 or not, the posts."""
+    """A player out by day (the knife, the judge): the new state, 遗言 or not, the posts."""
 
     state: R20State
     seat: int
-    shown: str
     last_words: bool
     posts: tuple[str, ...]
+
+
+# 3.n “此时辩解者可留遗言……（杀手无此权利）”, said to every knifed player alike, and in
+# words that name no role: the post must not read as telling the card.
+LAST_WORDS_LINE = "有遗言权利的辩解者请留遗言。"
 
 
 def vote_out(state: R20State, seat: int) -> DayResult:
     """3.n “当辩解者被判死亡时，此时辩解者可留遗言……（杀手无此权利）”.
 
-    Decision: the knifed player's card is shown (翻牌) as the night's dead are;
-    a killer's missing 遗言 would tell it anyway.
+    Decision (docs/rules/2.0.md, “Out by the knife”): no card is shown (f) “严禁
+    亮牌”), and the post invites 遗言 in the same words whatever the card: a
+    killer knows he has no 遗言, and the judge's post does not tell it.
     """
     _living(state, seat, "被动刀出局")
-    role = state.roles[seat]
     new = replace(state, deaths=(*state.deaths, seat))
-    words = role != KILLER
-    tail = "请留遗言。" if words else "杀手没有遗言。"
-    return DayResult(new, seat, role, words, (f"{seat}号被判死亡，翻牌：{role}。{tail}",))
+    words = state.roles[seat] != KILLER
+    return DayResult(new, seat, words, (f"{seat}号被判死亡。{LAST_WORDS_LINE}",))
+
+
+def judge_out(state: R20State, seat: int, reason: str) -> DayResult:
+    """m) 误睁眼 and n) a broken rule: the judge puts the player out (退出本轮游戏).
+
+    Decision: no card is shown (f)) and no 遗言 (3.n gives it to the knifed
+    defender only); the day goes on where it was.
+    """
+    if reason not in JUDGE_OUTS or JUDGE_OUTS[reason].surrender:
+        raise BadInput(f"2.0 标准游戏没有「{reason}」这种出局。")
+    _living(state, seat, "出局")
+    new = replace(state, deaths=(*state.deaths, seat))
+    return DayResult(new, seat, False, (f"{seat}号{JUDGE_OUTS[reason].words}。",))
+
+
+def surrender_verdict(seat: int, side: str) -> Verdict:
+    """e) 投降: the side of ``seat`` (``GOOD_CAMP`` or ``KILLER_CAMP``) loses."""
+    if side == KILLER_CAMP:
+        return Verdict(GOOD_CAMP, f"{seat}号代表杀手一方投降，杀手一方负。")
+    return Verdict(KILLER_CAMP, f"{seat}号代表警察一方投降，警察一方负。")
+
+
+def surrender(state: R20State, seat: int) -> Verdict:
+    """e) “玩家（除平民外）在全部同伴同意下有权选择投降”: the seat's side loses.
+
+    Decision: a 警察 or a 杀手, alive, may surrender for his side; the judge
+    records it once every partner has agreed (killmod cannot see that).
+    """
+    _living(state, seat, "投降")
+    role = state.roles[seat]
+    if role == CIVILIAN:
+        raise BadInput(f"{seat} 号是平民：平民不能投降。")
+    return surrender_verdict(seat, camp(role))
 
 
 @dataclass(frozen=True)
@@ -389,7 +438,8 @@ def summary(players: int | None = None) -> list[str]:
         "仍选不出则废票重指。",
         "动刀：辩解后从辩解者逆时针动刀或过，超过除辩解者以外存活人数的半数即死亡；"
         "否则从辩解者顺时针重新指认。",
-        "遗言：被动刀处死者可留遗言，杀手没有遗言；出局者翻牌。",
+        "遗言：被动刀处死者可留遗言（杀手无此权利），公告对谁都说“有遗言权利的辩解者请留遗言”；"
+        "被动刀处死者不亮牌。",
         "夜晚：杀手暗杀一人（意见不一取多数）；警察验一人，裁判以手势告知身份；"
         "死去的杀手、警察仍可参与夜晚的暗杀和验人。",
         "天亮：宣布被杀者并翻牌，被杀者没有遗言。",
@@ -397,6 +447,7 @@ def summary(players: int | None = None) -> list[str]:
         "从翻牌者顺时针重新指认。",
         "胜负：杀手全部死亡，警民胜；警察全部死亡或平民全部死亡，杀手胜。",
         "计票：未指认者不计票，也不警告；动刀时未表态按过计。",
+        "法官判定：误睁眼、违反规则者退出本轮游戏；警察或杀手经全部同伴同意可投降，己方负。",
     ]
     if players is not None:
         row = table_row(players)

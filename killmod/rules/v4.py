@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from killmod.errors import BadInput
-from killmod.rules.policy import TallyPolicy
+from killmod.rules.policy import JudgeOut, TallyPolicy
 from killmod.rules.r10 import deal_roles
 
 NAME = "v4"
@@ -75,6 +75,8 @@ CIVILIAN_CAMP = "平民阵营"
 TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
 # 游戏流程 11 “判定出局，并通知准备遗言”; identities come out only at 16 “宣布胜利阵营并揭秘”.
 REVEAL_ON_OUT = False
+# No rule of V4.0 lets the judge put a player out or end the game (``killmod out``).
+JUDGE_OUTS: dict[str, JudgeOut] = {}
 # 【沉默】: a 癫狂 player's ballot is not counted (``counts_vote``); the rule text never
 # says the judge announces it, so the count says “未计票” and never whose or why.
 SILENCES_VOTERS = True

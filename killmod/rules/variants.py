@@ -53,6 +53,8 @@ KILLER_CAMP = r20.KILLER_CAMP
 FREE_CAMP = "自选立场"
 
 TALLY_POLICY = r20.TALLY_POLICY
+# “在2.0标准版基础上”: the judge's own decisions are 2.0's (误睁眼, a broken rule, 投降).
+JUDGE_OUTS = r20.JUDGE_OUTS
 
 POLICE_POSSESSED_NOTICE = "你方人员遭遇附体，但未生效"
 POISON_CHECKED_NOTICE = "警察已经验过您，知晓您的身份了"
@@ -102,6 +104,7 @@ Cause = Literal[
     "forced_dereliction",
     "suicide",
     "drowned",
+    "judged",
 ]
 
 
@@ -725,13 +728,17 @@ def _hide_for_triple(deaths: tuple[Death, ...]) -> tuple[Death, ...]:
 
 
 _DERELICTION = {"dereliction": "渎职死亡", "forced_dereliction": "被迫渎职死"}
+# The deaths the killers' list caused: 2.0 x) “以被暗杀者顺时针方向开始第二轮指认”.
+_NIGHT_KILL = ("killed", "guarded_kill", "poison_pact", "poison_possessed")
 
 
 def _night_posts(deaths: tuple[Death, ...], roles: Mapping[int, str]) -> tuple[str, ...]:
-    """The dawn announcement: who died, and what each shows (or that nothing is shown).
+    """The dawn announcement: who died, what each shows (or that nothing is), then 2.0's lines.
 
     ``roles`` are the cards at nightfall (a 被附体匪 named in the 生死状 was one
-    before the night).
+    before the night). “在2.0标准版基础上”: 2.0 w) “此游戏者不能留遗言”, and x) the
+    pointing starts from the killed. Decision: with several dead of the kill it
+    starts from the lowest seat among them, which tells nothing of who was who.
     """
     posts = ["天亮了，请大家睁眼。"]
     hidden = [d for d in deaths if d.shown is None and d.cause not in _DERELICTION]
@@ -753,8 +760,12 @@ def _night_posts(deaths: tuple[Death, ...], roles: Mapping[int, str]) -> tuple[s
     for death in deaths:
         if death.cause in _DERELICTION:
             posts.append(f"{death.seat}号（{death.shown}）{_DERELICTION[death.cause]}。")
-    if len(posts) == 1:
+    if not deaths:
         posts.append("昨夜平安，无人死亡。")
+        return tuple(posts)
+    posts.append("被杀者没有遗言。")
+    killed = [d.seat for d in deaths if d.cause in _NIGHT_KILL] or [d.seat for d in deaths]
+    posts.append(f"从{min(killed)}号开始按顺时针方向指认。")
     return tuple(posts)
 
 
@@ -778,6 +789,11 @@ class DayResult:
     posts: tuple[str, ...]
 
 
+def _last_words(death: Death) -> str:
+    """2.0 n) “辩解者可留遗言……（杀手无此权利）”: the card is shown, so the line follows it."""
+    return f"{death.shown}没有遗言。" if death.shown in (KILLER, POSSESSED) else "请留遗言。"
+
+
 def vote_out(state: VariantState, seats: Iterable[int]) -> DayResult:
     """The day's vote-out of ``seats`` (one, or two for a 双杀), with the guards in force.
 
@@ -785,7 +801,8 @@ def vote_out(state: VariantState, seats: Iterable[int]) -> DayResult:
     产生双杀票数时，二者同死”; 双守护 5 both gods die for a civilian they both
     guard; 双守护 4 what is shown: “替人被票显灵时，身份仅仅揭露为‘守护神’”, a god
     voted directly “宣布其身份为‘警神’或者‘匪神’”; 细则 4 a 鬼匪 shows as 匪 only,
-    a 被附体匪 as “被附体匪”. Decision: a voted 毒药 shows as 毒药.
+    a 被附体匪 as “被附体匪”. Decision: a voted 毒药 shows as 毒药. Each line ends
+    with 2.0's 遗言 line (“在2.0标准版基础上”).
     """
     voted = sorted(set(seats))
     if not voted:
@@ -800,31 +817,83 @@ def vote_out(state: VariantState, seats: Iterable[int]) -> DayResult:
         for guardian in saviours:
             if guardian in voted or any(d.seat == guardian for d in deaths):
                 continue
-            deaths.append(Death(guardian, "guarded_vote", GUARDIAN))
-            posts.append(f"守护神显灵：{guardian}号替{seat}号被票出局，身份：守护神。")
+            death = Death(guardian, "guarded_vote", GUARDIAN)
+            deaths.append(death)
+            posts.append(
+                f"守护神显灵：{guardian}号替{seat}号被票出局，身份：守护神。{_last_words(death)}"
+            )
         if spared:
             posts.append(f"{seat}号受守护，存活。")
             continue
         death = Death(seat, "voted", shown_identity(state.roles[seat]))
         deaths.append(death)
-        posts.append(f"{seat}号被票出局，身份：{death.shown}。")
+        posts.append(f"{seat}号被票出局，身份：{death.shown}。{_last_words(death)}")
     new = replace(state, out=state.out | {d.seat for d in deaths})
     return DayResult(new, tuple(deaths), tuple(posts))
 
 
-def leave(state: VariantState, seat: int, cause: Literal["suicide", "drowned"]) -> DayResult:
-    """A death outside the vote and the night: 自杀 or 淹死; the card shows (鬼匪 5).
+def double_kill(state: VariantState, tied: Iterable[int]) -> tuple[int, int] | None:
+    """守护 4 “当守护人和被守护人产生双杀票数时，二者同死”: the pair tied at the top, if it is one.
 
-    Decision: a guard protects only from the kill and the vote (“被杀、被票”).
+    Decision (docs/rules/2.0-variants.md, 守护 4): the 双杀票数 is a pointing in
+    which exactly the guardian and the player its guard in force protects are
+    tied at the top; both are out at once, with no re-pointing and no knife.
+    """
+    pair = tuple(sorted(set(tied)))
+    if len(pair) != 2:
+        return None
+    for guardian, guarded in (pair, pair[::-1]):
+        if guardian in protectors(state, guarded):
+            return pair
+    return None
+
+
+def double_kill_post(pair: tuple[int, int]) -> str:
+    """The judge's line before the two deaths of a 双杀."""
+    first, second = pair
+    return f"{first}号与{second}号平票：守护人和被守护人产生双杀票数，二者同死。"
+
+
+def leave(
+    state: VariantState,
+    seat: int,
+    cause: Literal["suicide", "drowned", "judged"],
+    how: str = "出局",
+) -> DayResult:
+    """A death outside the vote and the night: 自杀, 淹死, or the judge's; the card shows (鬼匪 5).
+
+    ``how`` is the judge's decision in words (``judged``: 误睁眼，退出本轮游戏…).
+    Decision: a guard protects only from the kill and the vote (“被杀、被票”);
+    a 匪's suicide leaves no 遗言 (2.0: “杀手无此权利”), nor does the judge's out
+    (2.0 n) gives 遗言 to the knifed only).
     """
     _need_alive(state, seat, "出局")
     role = state.roles[seat]
     if cause == "suicide" and role not in KILLER_SIDE:
         raise BadInput(f"{seat} 号不是匪徒：只有杀手可以亮牌自杀。")
     death = Death(seat, cause, shown_identity(role))
-    word = "自杀" if cause == "suicide" else "淹死"
     new = replace(state, out=state.out | {seat})
-    return DayResult(new, (death,), (f"{seat}号{word}出局，身份：{death.shown}。",))
+    post = {
+        "suicide": f"{seat}号自杀出局，身份：{death.shown}。杀手没有遗言。",
+        "drowned": f"{seat}号淹死出局，身份：{death.shown}。",
+        "judged": f"{seat}号{how}，身份：{death.shown}。",
+    }[cause]
+    return DayResult(new, (death,), (post,))
+
+
+def surrender(state: VariantState, seat: int) -> Verdict:
+    """2.0 e) 投降, with the variants' sides: the seat's side loses.
+
+    Decision: any living seat of the 匪 side (杀手, 鬼匪, 被附体匪, 匪神) or of the
+    警 side (警察, 毒药, 警神) may surrender for it; a 平民 and the single 守护神
+    (立场自选) may not.
+    """
+    _need_alive(state, seat, "投降")
+    role = state.roles[seat]
+    side = camp(role)
+    if role == CIVILIAN or side == FREE_CAMP:
+        raise BadInput(f"{seat} 号是{role}：不能代表一方投降。")
+    return r20.surrender_verdict(seat, side)
 
 
 # ---------------------------------------------------------------- win, lose, draw
@@ -837,11 +906,12 @@ def check_win(state: VariantState) -> Verdict | None:
     全灭只剩毒药的时候，毒药无效，算平民，即——属于警方全灭的情况，匪胜” (the 毒药
     counts neither as 警察 nor as 平民: “毒药存活与否与大局胜负判定无关”); D “警匪
     同时全灭时，平局”. Decision: 匪 and 平民 wiped out together is a draw too.
-    Guardians count for no side.
+    Guardians count for no side, except the 警神 a 匪神's death disabled: 双守护 6
+    “警方守护神身份作用转变为平民” — it counts as a 平民.
     """
-    return r20.side_verdict(
-        len(state.holders(*KILLER_SIDE)), len(state.holders(POLICE)), len(state.holders(CIVILIAN))
-    )
+    disabled = [s for s in state.holders(POLICE_GOD) if state.records[s].disabled]
+    civilians = len(state.holders(CIVILIAN)) + len(disabled)
+    return r20.side_verdict(len(state.holders(*KILLER_SIDE)), len(state.holders(POLICE)), civilians)
 
 
 def summary(variants: Iterable[str] = (), players: int | None = None) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Literal
 from killmod.errors import BadInput
 from killmod.model import Outcome
 from killmod.names import fold
-from killmod.rules.policy import TallyPolicy
+from killmod.rules.policy import JudgeOut, TallyPolicy
 from killmod.rules.r10 import (
     SeatsState,
     Verdict,
@@ -58,10 +58,22 @@ KILLER_CAMP = "杀手"
 MIN_PLAYERS = 8
 MAX_PLAYERS = 16
 
-# 3.18 “每个人只有一次投票机会，也可弃权不投”: not voting is abstaining; no warning.
-TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
+# 3.18 “每个人只有一次投票机会，也可弃权不投”: not voting is abstaining, no warning, and the
+# first ballot stands; 注意事项 11) “不得跟票或补票。跟票或补票将被记为无效票”: a later one is
+# ``repeat_ballot``.
+TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False, ballots="first")
 # 注意事项 6) “游戏中严禁亮牌”; 3.16 the dead leave after 遗言 without showing a card.
 REVEAL_ON_OUT = False
+
+# The judge's own decisions (``killmod out``): 裁判标准用语 22 “某某认匪，不用投票出局”;
+# 注意事项 16) and 用语 21 “N号误睁眼出局”; 17) “任何时候裁判都有权令违反规则的玩家出局”;
+# 5) and 术语 25 投降 “一旦投降，则其一方自动为输”.
+JUDGE_OUTS = {
+    "confessed": JudgeOut("认匪", ends_day=True),
+    "peeked": JudgeOut("误睁眼出局"),
+    "removed": JudgeOut("违反规则，由裁判判其出局"),
+    "surrender": JudgeOut("投降", surrender=True),
+}
 
 # 专业术语 / 入门技巧 1): “裁判给了杀手的手势（同时可模仿裁判手势竖起右手拇指配合发言）”.
 KILLER_GESTURE = "竖起右手拇指"
@@ -392,6 +404,48 @@ def vote_out(state: XState, seat: int) -> DayResult:
     return DayResult(new, seat, words is not None, posts)
 
 
+# ---------------------------------------------------------------- the judge's decisions
+
+
+def judge_out(state: XState, seat: int, reason: str) -> DayResult:
+    """A player the judge puts out: 认匪, 误睁眼 or a broken rule, with 遗言 while they last.
+
+    用语 22 “某某认匪，不用投票出局”, “如某人承认自己是匪，可不经投票判其被公决”: the same
+    as :func:`vote_out`; 用语 21 “N号误睁眼出局”; 注意事项 17) “任何时候裁判都有权令违反规则的
+    玩家出局”. Decision: every death counts in the 遗言 order of 3.21 (“前面3个死人”).
+    No card is shown (注意事项 6).
+    """
+    if reason not in JUDGE_OUTS or JUDGE_OUTS[reason].surrender:
+        raise BadInput(f"X 游戏没有「{reason}」这种出局。")
+    _living(state, seat, JUDGE_OUTS[reason].words)
+    new = XState(state.roles, (*state.deaths, seat))
+    words = last_words_post(len(new.deaths), state.police_dealt)
+    head = {
+        "confessed": f"{seat}号认匪，不用投票出局。",
+        "peeked": f"{seat}号误睁眼出局。",
+        "removed": f"{seat}号违反规则，由裁判判其出局。",
+    }[reason]
+    return DayResult(new, seat, words is not None, (head, words or f"{seat}号没有遗言。"))
+
+
+def surrender(state: XState, seat: int) -> Verdict:
+    """注意事项 5) and 术语 25: a 警察 or 杀手 left alone gives up; his side loses.
+
+    “玩家（平民除外）有权选择投降，但己方尚有同伴活着的时候严禁投降”; “投降：游戏中特殊身份者
+    在同伴全部出局只剩下自己而又感觉无望时可以使用的放弃游戏的方法。一旦投降，则其一方自动为输。”
+    """
+    _living(state, seat, "投降")
+    role = state.roles[seat]
+    if role == CIVILIAN:
+        raise BadInput(f"{seat} 号是平民：平民不能投降。")
+    partners = [s for s in state.holders(role) if s != seat]
+    if partners:
+        raise BadInput(f"{seat} 号的同伴 {seats_text(partners)}还活着：己方尚有同伴活着时严禁投降")
+    if role == KILLER:
+        return Verdict(GOOD_CAMP, f"{seat}号（杀手）投降，杀手一方自动为输。")
+    return Verdict(KILLER_CAMP, f"{seat}号（警察）投降，警察一方自动为输。")
+
+
 # ---------------------------------------------------------------- win, lose, draw
 
 
@@ -428,7 +482,8 @@ def summary(players: int | None = None) -> list[str]:
         "亮牌：严禁亮牌，出局不公布身份。",
         "胜负：杀手全部出局，警民胜；警察全部出局，杀手胜；平民全部出局，平局。",
         "连续两局的第一轮不得杀同一个人。",
-        "计票：不投票视为弃权，不警告。",
+        "计票：不投票视为弃权，不警告；每人只有一次投票机会，之后的票（跟票、补票）无效。",
+        "法官判定：认匪不用投票出局；误睁眼出局；违反规则出局；同伴全部出局的警察或杀手可投降，己方负。",
     ]
     if players is not None:
         row = table_row(players)

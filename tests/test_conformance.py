@@ -1,0 +1,96 @@
+"""Every registered rule set through the same commands: a new game, the deal, days, nights, a win.
+
+One driver for all of them, as OpenSpiel runs every game through one API: it knows
+nothing of a set but what the commands and the set's flow say — whether the day's
+vote leads to a 动刀 (``day.next``), which night the round has (``night_of_round``)
+and its options. Each day the players vote a killer out; each night the killers
+kill one player who is not one of them; the good side must win.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gamefiles import (
+    alive,
+    deadline,
+    events,
+    new_game,
+    night,
+    ok,
+    run,
+    serve,
+    tally,
+    votes,
+)
+
+from killmod.flows import flow_for
+from killmod.rules import RULE_SETS
+from killmod.store import Game
+
+PLAYERS = {"1.2": 16, "v4": 11, "x": 8, "1.0": 6, "2.0": 12}
+GAMES = [(name, ()) for name in RULE_SETS] + [("2.0", ("ghost",))]
+KILLER_SIDE = {"杀手", "鬼匪", "被附体匪"}
+GOOD_WINNERS = {"好人", "平民阵营", "警民", "平民"}
+# Whom the killers kill at night: a player whose death cannot end the game for them
+# (V4.0's civilians all out is a loss of the 平民阵营, so its night takes a special role).
+NIGHT_TARGETS = ("医生", "狙击手", "森林老人", "花蝴蝶", "水民", "平民")
+
+
+def test_every_rule_set_is_registered_here():
+    assert set(PLAYERS) == set(RULE_SETS)
+
+
+@pytest.mark.parametrize(
+    ("rules", "variants"), GAMES, ids=["+".join((rules, *variants)) for rules, variants in GAMES]
+)
+def test_a_whole_game_through_the_same_commands(rules, variants, tmp_path, serve_site):
+    extra = f"variants = {list(variants)!r}".replace("'", '"') if variants else ""
+    db = new_game(tmp_path, rules, dict.fromkeys(range(1, PLAYERS[rules] + 1)), extra=extra)
+    assert ok(run("rules", rules, "--players", PLAYERS[rules]))
+    ok(run("deal", "--db", db, "--seed", 7, "--notices", tmp_path / "notices"))
+    flow = flow_for(rules, variants)
+    for round_no in range(1, PLAYERS[rules]):
+        night_no = flow.night_of_round(round_no)
+        if night_no is not None:
+            ok(night(db, night_no, *night_options(db, flow)))
+        if events(db, "game_over"):
+            break
+        play_day(db, round_no, serve_site)
+        if events(db, "game_over"):
+            break
+    (over,) = events(db, "game_over")
+    assert over.data["winner"] in GOOD_WINNERS, over.data
+    assert "游戏已结束" in ok(run("status", "--db", db))
+    assert not killers(db)
+
+
+def killers(db) -> list[int]:
+    roster = Game.open(db).roster()
+    return [p.seat for p in roster.living if p.role in KILLER_SIDE]
+
+
+def night_options(db, flow) -> list[object]:
+    """The night's required choices: a kill of a player who is not a killer."""
+    if "kill" not in flow.night_options:
+        return []
+    roster = Game.open(db).roster()
+    for role in NIGHT_TARGETS:
+        for player in roster.living:
+            if player.role == role:
+                return ["--kill", player.seat]
+    raise AssertionError("nobody left to kill")
+
+
+def play_day(db, round_no: int, serve_site) -> None:
+    """Every other living player votes a killer out; a 动刀 follows if the set asks for it."""
+    target = killers(db)[0]
+    others = [seat for seat in alive(db) if seat != target]
+    rows = votes("20:00:00", dict.fromkeys(others, f"投{target}号"))
+    rows += votes("21:30:00", dict.fromkeys(others, "动刀"))
+    url = serve(serve_site, rows, day=round_no)
+    ok(tally(db, url, "--record", "--round", round_no, deadline=deadline(round_no, "21:00")))
+    following = events(db, "day")[-1].data["next"]
+    if following is not None:
+        assert following["kind"] == "knife" and following["defender"] == target
+        ok(tally(db, url, "--record", "--round", round_no, deadline=deadline(round_no, "22:00")))
+    assert target not in alive(db)
