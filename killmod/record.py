@@ -68,7 +68,8 @@ def record_tally(
     snapshot = snapshot_hash(thread.posts)
     deadline = format_iso(result.deadline)
     source = redact_url(thread.source)  # a login in the address is never kept
-    title = f"第 {result.round} 轮的投票（{thread.title or source}，截止 {deadline}）"
+    shown = result.deadline.strftime("%Y-%m-%d %H:%M:%S")  # the game's time zone, as judges write
+    title = f"第 {result.round} 轮的投票（{thread.title or source}，截止 {shown}）"
     with game.transaction(title, kind="tally", round_no=result.round, based_on=based_on) as step:
         if not replace:
             refuse_if_over(game)

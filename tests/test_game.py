@@ -247,7 +247,11 @@ def test_when_a_step_was_recorded_is_told_in_the_games_time_zone(game):
     undone = run("undo", "--db", str(game))
     assert undone.exit_code == 0, undone.output
     assert f"（{local(stored)} 记录）" in undone.output, undone.output
-    for output in (again.output, undone.output):
+    run("night", "--round", "1", "--kill", "7", "--at", "2019-05-11 23:00", "--db", str(game))
+    run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
+    tally_undone = run("undo", "--db", str(game))
+    assert "截止 2019-05-12 22:00:00）" in tally_undone.output, tally_undone.output
+    for output in (again.output, undone.output, tally_undone.output):
         assert not re.search(r"\d{2}:\d{2}:\d{2}(?:\.\d+)?[+-]\d{2}:\d{2}", output), output
 
 
