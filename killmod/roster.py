@@ -19,6 +19,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from killmod.errors import BadInput
+from killmod.limits import MAX_SEAT, MAX_UID
 from killmod.model import FormerHolder, Player, Roster
 from killmod.names import fold
 from killmod.roles import canonical_role, not_a_role, roles_of
@@ -43,10 +44,6 @@ CODE_RULES = "v4"
 PLAYER_KEYS = ("seat", "name", "uid", "aliases", "alive", "role", "former")
 FORMER_KEYS = ("name", "until", "uid")
 JUDGE_KEYS = ("name", "uid")
-# Seats are a game's numbers (1.2 has 16, the largest table 25); uids are a board's
-# user ids, which SQLite keeps as 64-bit integers.
-MAX_SEAT = 999
-MAX_UID = 2**63 - 1
 # Warnings carried into a set whose warnings never escalate: at most this many.
 MAX_CARRIED = 9
 TIME_LAYOUTS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")

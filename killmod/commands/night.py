@@ -15,7 +15,8 @@ import click
 
 from killmod.cli import user_errors
 from killmod.clitext import command
-from killmod.commands.options import MAX_ROUND, db_option, templates_option
+from killmod.commands.options import db_option, templates_option
+from killmod.limits import MAX_ROUND
 from killmod.outputs import Outputs, private_options, step_file
 
 if TYPE_CHECKING:

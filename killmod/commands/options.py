@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
+from killmod.limits import MAX_ROUND
+
 DEFAULT_DB = Path("killmod.db")
-# Rounds are a game's days (a 25-player game lasts a few dozen): a larger number is a typo.
-MAX_ROUND = 999
 ROUND = click.IntRange(min=1, max=MAX_ROUND)
 
 db_option = click.option(

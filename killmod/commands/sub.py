@@ -9,7 +9,7 @@ import click
 from killmod.cli import user_errors
 from killmod.clitext import command
 from killmod.commands.options import db_option
-from killmod.roster import MAX_UID
+from killmod.limits import MAX_UID
 
 
 @command()
