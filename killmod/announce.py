@@ -36,6 +36,7 @@ from platformdirs import user_cache_path
 
 from killmod.errors import BadInput
 from killmod.model import GameOver, Roster, TallyResult
+from killmod.textwidth import cell, columns
 from killmod.views import PrivateView, PublicView, gameover_view, tally_view
 
 
@@ -55,6 +56,8 @@ def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
         lstrip_blocks=True,
     )
     env.filters["bb"] = inert_bbcode
+    env.filters["columns"] = columns
+    env.filters["cell"] = cell
     env.filters["hm"] = lambda moment: moment.strftime("%m-%d %H:%M:%S") if moment else "—"
     return env
 

@@ -115,7 +115,8 @@ def plan_day(
         if recording:
             _refuse_if_decided(game, current.flow, round_no)
             row = game.tally_record(round_no)
-            raise already_recorded(f"第 {round_no} 轮的投票", row["recorded_at"] if row else None)
+            recorded_at = row["recorded_at"] if row else None
+            raise already_recorded(f"第 {round_no} 轮的投票", recorded_at, game.roster().timezone)
         return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
     leave = leave_days(game, current.roster)
     return _checked(DayPlan(current.flow, stage, current.state, leave), phase)

@@ -189,8 +189,9 @@ def refuse_same_thread(
                 "投票帖或轮次弄错了？同一份投票不能记录成两轮。"
             )
         if row["source"] == source and row["deadline"] == deadline:
+            shown = datetime.fromisoformat(deadline).strftime("%Y-%m-%d %H:%M:%S")
             raise BadInput(
-                f"第 {row['round']} 轮已经用同一个投票帖和同一个截止时间（{deadline}）记录过："
+                f"第 {row['round']} 轮已经用同一个投票帖和同一个截止时间（{shown}）记录过："
                 "投票帖或截止时间弄错了？"
             )
 

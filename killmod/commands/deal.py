@@ -7,18 +7,19 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.outputs import Outputs, private_options, step_file
 
 
-@click.command()
+@command()
 @db_option
 @click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
 @private_options("--notices")
 @templates_option
 @user_errors
 def deal(db_path: Path, seed: int | None, outputs: Outputs, templates: Path | None) -> None:
-    """按规则发身份：每位玩家的站内短信写进私密文件夹（只有你能读），屏幕上不显示身份。"""
+    """按规则发身份，每位玩家的站内短信写进私密文件夹。屏幕上不显示身份，私密文件夹只有你能读。"""
     from killmod.deal import deal as deal_roles
     from killmod.deal import notice_stem, notices
     from killmod.delivery import Handout

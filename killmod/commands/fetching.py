@@ -70,6 +70,7 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
             "--cache",
             "cache_dir",
             type=click.Path(path_type=Path),
+            metavar="文件夹",
             help="页面缓存文件夹（默认：用户缓存目录）",
         ),
     ]

@@ -7,12 +7,15 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.outputs import Outputs, private_options
 
 
-@click.command()
-@click.option("--seat", "seats", type=int, multiple=True, help="只重发这个座位的（可多次）")
+@command()
+@click.option(
+    "--seat", "seats", type=int, multiple=True, metavar="座位号", help="只重发这个座位的（可多次）"
+)
 @db_option
 @private_options("--out")
 @templates_option
@@ -20,7 +23,7 @@ from killmod.outputs import Outputs, private_options
 def notices(
     seats: tuple[int, ...], db_path: Path, outputs: Outputs, templates: Path | None
 ) -> None:
-    """重发站内短信：按游戏文件里现在的身份，给存活的玩家（替补接替的座位给替补本人），
+    """重发站内短信，按游戏文件里现在的身份。给存活的玩家（替补接替的座位给替补本人），
     写进私密文件夹（新文件，不覆盖已有的）。"""
     from killmod.deal import current_notices, notice_stem
     from killmod.store import Game

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 FORMATS = ("bbcode", "text", "json", "audit")
 
 
-@click.command()
+@command()
 @vote_thread_options
 @click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
 @click.option(
@@ -88,7 +89,7 @@ def tally(
     profile_path,
     fetching,
 ) -> None:
-    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告。"""
+    """计票：读取投票帖（网址、保存的网页或文件夹），输出公告。"""
     if roster_path:  # no game file: the SQLite library is not even imported
         opened = nullcontext(None)
     else:

@@ -210,6 +210,10 @@ class Flow:
         """Roles by seat, by the table, shuffled with ``rng``."""
         return self.rules.deal(seats, rng)
 
+    def powers(self, role: str) -> tuple[str, ...]:
+        """What a player of ``role`` may do, in the rule text's words (the deal's notice)."""
+        return self.rules.POWERS.get(role, ())
+
     # --- the state ---------------------------------------------------------------------
 
     def start(self, players: Sequence[Player]) -> Any:
