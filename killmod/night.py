@@ -91,7 +91,7 @@ def record_night(
         until = announced + r12.ZHASHI if kills or vetoes else None
         existing = standing_night(game, round_no)
         if existing and not replace:
-            raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at)
+            raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at, roster.timezone)
         if existing:
             refuse_unless_latest(game, existing.step, f"第 {round_no} 轮的夜晚", "一夜")
         else:

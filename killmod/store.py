@@ -43,7 +43,7 @@ from killmod.dbfile import (
 )
 from killmod.errors import BadInput, KillmodError
 from killmod.model import FormerHolder, GameOver, Player, Post, Roster
-from killmod.times import format_iso
+from killmod.times import format_iso, local_text
 
 __all__ = [
     "BOARD",
@@ -353,7 +353,10 @@ class Game:
         since = self.steps_since(based_on) if based_on is not None else []
         others = [other for other in since if other.id != step.id]
         if others:
-            titles = "；".join(f"{other.title}（{other.recorded_at}）" for other in others)
+            timezone = self.roster().timezone
+            titles = "；".join(
+                f"{other.title}（{local_text(other.recorded_at, timezone)}）" for other in others
+            )
             raise GameChanged(
                 f"本命令运行期间，另一个 killmod 在游戏文件 {self.path} 里记录了：{titles}。"
                 "本次没有记录：请重新运行这条命令。"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -34,11 +35,11 @@ from killmod.rules import rule_set
 from killmod.rulings import Ruling, load_rulings, resolve
 from killmod.settle import settle_times
 from killmod.thread import Thread, read_thread
-from scrapers.profile import Profile, load_profile
 
 if TYPE_CHECKING:
     from killmod.days import DayPlan
     from killmod.store import Delivery, Game
+    from scrapers.profile import Profile
 
 logger = logging.getLogger("killmod.tally")
 
@@ -86,9 +87,13 @@ def tally(
     ``deliver`` renders what the judge receives from the recorded result, written
     before the step is committed.
     """
-    from killmod.store import Game
+    if roster is None:  # the SQLite library is imported only for a game file
+        from killmod.store import Game
 
-    with Game.using(game if roster is None else None) as opened:
+        using = Game.using(game)
+    else:
+        using = nullcontext(None)
+    with using as opened:
         return _tally(
             source,
             deadline=deadline,
@@ -149,11 +154,17 @@ def _tally(
     head = game.head() if game is not None else None
     if isinstance(rulings, str | Path):
         rulings = load_rulings(Path(rulings))
-    if profile is not None and not isinstance(profile, Profile):
-        profile = load_profile(Path(profile))
+    if profile is not None:
+        from scrapers.profile import Profile, load_profile
+
+        if not isinstance(profile, Profile):
+            profile = load_profile(Path(profile))
     tz = ZoneInfo(roster.timezone)
+    needed = edits_needed(roster, deadline, round_no=round_no or 1, options=options, plan=plan)
     with Fetcher(fetching) as fetcher:
-        thread = read_thread(source, tz=tz, forum=forum, profile=profile, fetcher=fetcher)
+        thread = read_thread(
+            source, tz=tz, forum=forum, profile=profile, fetcher=fetcher, edits=needed
+        )
         if game is not None:
             refuse_other_rules(thread.title, roster.rules, game.path)
         deadline = resolve_deadline(deadline, thread, tz)
@@ -214,7 +225,9 @@ def tally_thread(
     name, who is silenced, how posts are read, and what the count leads to.
     """
     deadline = resolve_deadline(deadline, thread, ZoneInfo(roster.timezone))
-    source = Source(redact_url(thread.source), thread.title, thread.pages, len(thread.posts))
+    source = Source(
+        redact_url(thread.source), thread.title, thread.pages, len(thread.posts), thread.views
+    )
     result = count_votes(
         thread.posts,
         roster,
@@ -228,6 +241,50 @@ def tally_thread(
     )
     result = plan.settle(result) if plan else result
     return _note_settled(result, set(thread.settled))
+
+
+# Verdicts the tally gives before it looks at an edit (``killmod.count``): such a post is
+# rejected whether or not it was edited.  Every other post's edits may change the count.
+_DECIDED_BEFORE_EDITS = frozenset(
+    {
+        "judge",
+        "not_player",
+        "replaced",
+        "dead",
+        "ignored",
+        "earlier_vote",
+        "late",
+        "time_ambiguous",
+        "proxy",
+        "no_vote",
+        "ambiguous",
+        "unknown_target",
+        "invalid_target",
+    }
+)
+
+
+def edits_needed(
+    roster: Roster,
+    deadline: str | datetime,
+    *,
+    round_no: int,
+    options: TallyOptions,
+    plan: DayPlan | None,
+) -> Callable[[tuple[Post, ...]], list[int]]:
+    """Which posts' edits the tally needs, from the posts as read (their edits not yet
+    known): the ballots it would count or supersede — a post it rejects for another reason
+    is rejected, edited or not (``killmod.plan`` reads the edit notices of these only)."""
+
+    def needed(posts: tuple[Post, ...]) -> list[int]:
+        thread = Thread("", None, 1, posts, "")
+        unruled = replace(options, rulings=())  # a ruling only ever skips the edit check
+        result = tally_thread(
+            thread, roster, deadline=deadline, round_no=round_no, options=unruled, plan=plan
+        )
+        return [v.pid for v in result.verdicts if v.verdict not in _DECIDED_BEFORE_EDITS]
+
+    return needed
 
 
 def resolve_deadline(deadline: str | datetime, thread: Thread, tz: ZoneInfo) -> datetime:

@@ -34,6 +34,7 @@ from killmod.model import (
     Verdict,
 )
 from killmod.redact import redact, redact_url
+from killmod.times import local_text
 
 if TYPE_CHECKING:
     from killmod.audit import Audit
@@ -325,7 +326,8 @@ def undo_view(done: Undone) -> PublicView:
     """What an undo voided (titles and effects written without secrets) and the game's
     state after it, as ``status`` shows it."""
     status = replace(done.status, roster=public_roster(done.status.roster))
-    return PublicView({"undone": replace(done, status=status)})
+    recorded = local_text(done.step.recorded_at, done.status.roster.timezone)
+    return PublicView({"undone": replace(done, status=status), "recorded": recorded})
 
 
 def rules_view(
@@ -424,15 +426,50 @@ def record_view(**recorded: Any) -> PublicView:
     return PublicView(dict(recorded))
 
 
+def roster_template_view(
+    rules: str,
+    title: str,
+    players: int,
+    lines: list[str],
+    code: str | None,
+    variants: tuple[str, ...],
+    file_name: str,
+) -> PublicView:
+    """``killmod new``'s roster to fill in: the set, its count's table line, the seats."""
+    return PublicView(
+        {
+            "rules": rules,
+            "title": title,
+            "players": players,
+            "lines": lines,
+            "code": code,
+            "variants": variants,
+            "seats": list(range(1, players + 1)),
+            "file": file_name,
+        }
+    )
+
+
 # --- private views ------------------------------------------------------------------------
 
 
 def notice_view(
-    player: Player, roster: Roster, partners: list[Player], killer: bool
+    player: Player,
+    rules: str,
+    partners: list[Player],
+    powers: tuple[str, ...],
+    judges: tuple[str, ...],
 ) -> PrivateView:
-    """A player's notice (站内短信) at the deal: seat, role, team partners."""
+    """A player's notice (站内短信) at the deal: seat, role, what the role may do in the
+    rule text's words, team partners, and the judges who sign it."""
     return PrivateView(
-        {"player": player, "rules": roster.rules, "partners": partners, "is_killer": killer}
+        {
+            "player": player,
+            "rules": rules,
+            "partners": partners,
+            "powers": powers,
+            "judges": judges,
+        }
     )
 
 

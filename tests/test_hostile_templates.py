@@ -25,6 +25,7 @@ from publicgames import SETS, Chooser, Game2, compare_twins, fixed_salt, leaks, 
 import killmod
 
 PUBLIC = {
+    "roster.toml.j2",
     "tally.bbcode.j2",
     "tally.text.j2",
     "tally.audit.j2",
@@ -152,7 +153,7 @@ def attribute_names() -> set[str]:
 
 def candidates() -> list[str]:
     env = Environment()
-    env.filters.update(bb=str, hm=str)  # killmod's own filters, for parsing its templates
+    env.filters.update(bb=str, hm=str, columns=str, cell=str)  # killmod's own filters, for parsing
     used = set()
     for text in bundled().values():
         used |= meta.find_undeclared_variables(env.parse(text))

@@ -198,16 +198,32 @@ def test_a_second_check_fetches_only_the_tail_of_the_game_thread(tmp_path, serve
     url = f"{base}/forum.php?mod=viewthread&tid={GAME_TID}"
     server = base.server
     cache = str(tmp_path / "cache")
-    first = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache)
+    first = run(
+        "lurkers", url, "--round", "2", "--db", str(db), "--cache", cache, "--view", "pages"
+    )
     assert first.exit_code == 0, first.output
     pages = {path.rsplit("page=", 1)[-1] for path in server.requests if "page=" in path}
     assert pages == {"1", "2", "3", "4", "5"}
     server.requests.clear()
-    second = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache)
+    second = run(
+        "lurkers", url, "--round", "2", "--db", str(db), "--cache", cache, "--view", "pages"
+    )
     assert second.output == first.output
     assert all(path.endswith("page=5") or "page=" not in path for path in server.requests)
     assert len(server.requests) <= 2
     server.requests.clear()
-    again = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache, "--refresh")
+    again = run(
+        "lurkers",
+        url,
+        "--round",
+        "2",
+        "--db",
+        str(db),
+        "--cache",
+        cache,
+        "--refresh",
+        "--view",
+        "pages",
+    )
     assert again.output == first.output
     assert len(server.requests) >= 5

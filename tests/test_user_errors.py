@@ -312,4 +312,4 @@ def test_bad_templates_folder_and_a_broken_template(tmp_path, roster):
 
 def test_usage_error_is_chinese_with_exit_2():
     result = cli("tally")
-    assert_user_error(result.output, result.exit_code, 2, "缺少参数 SOURCE")
+    assert_user_error(result.output, result.exit_code, 2, "缺少参数 投票帖")

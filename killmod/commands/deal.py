@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import (
     Speaker,
@@ -20,7 +21,7 @@ from killmod.commands.speak import (
 from killmod.outputs import Outputs, private_options, step_file
 
 
-@click.command()
+@command()
 @db_option
 @click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
 @private_options("--notices")
@@ -38,7 +39,7 @@ def deal(
     board_url: str | None,
     speaker: Speaker,
 ) -> None:
-    """按规则发身份：每位玩家的站内短信写进私密文件夹（只有你能读），屏幕上不显示身份；
+    """按规则发身份，每位玩家的站内短信写进私密文件夹。屏幕上不显示身份，私密文件夹只有你能读；
     --send 再以法官身份把每一条发到该玩家的 uid（确认后才发，中途失败可接着发）。"""
     from killmod.deal import deal as deal_roles
     from killmod.deal import notice_stem, notices

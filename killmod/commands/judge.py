@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option
-from killmod.roster import MAX_UID
+from killmod.limits import MAX_UID
 
 
-@click.command()
+@command()
 @click.argument("name")
 @click.option("--uid", type=click.IntRange(1, MAX_UID), required=True, help="法官的论坛 uid")
 @db_option

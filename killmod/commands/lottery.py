@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import group
 from killmod.commands.options import ROUND, db_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 from killmod.outputs import Outputs, post, private_options, step_file
@@ -21,9 +22,12 @@ if TYPE_CHECKING:
 round_option = click.option("--round", "round_no", type=ROUND, required=True, help="平票的是第几轮")
 
 
-@click.group()
+@group()
 def lottery() -> None:
-    """平票抽签：做签（make）、公布抽签结果（reveal）、重发签位（show）、核对承诺值（verify）。"""
+    """平票抽签：做签、公布结果、重发签位、核对。
+
+    make 做签，reveal 公布结果，show 重发签位，verify 核对承诺值。
+    """
 
 
 @lottery.command()
@@ -45,7 +49,7 @@ def make(
     templates: Path | None,
     speaker: Speaker,
 ) -> None:
-    """为第 N 轮的平票做签：投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
+    """为一轮平票做签。投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
     写进私密文件夹。"""
     from killmod.lottery import make_lottery
     from killmod.store import Game
@@ -114,7 +118,7 @@ def reveal(
     templates: Path | None,
     speaker: Speaker,
 ) -> None:
-    """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
+    """公布抽签结果：出局者及其阵营。同时公开签位和密钥供核对；--post 把结果回复到帖子。"""
     from killmod.announce import render_game_over, render_public
     from killmod.delivery import Handout
     from killmod.lottery import reveal_lottery
@@ -141,7 +145,10 @@ def reveal(
 @templates_option
 @user_errors
 def verify(round_no: int, commitment: str, salt: str, mapping: str, templates: Path | None) -> None:
-    """核对抽签：签位和密钥算出的 SHA-256 是否等于抽签前公布的承诺值（一致退出码 0，不一致 1）。"""
+    """核对抽签：签位和密钥算出的 SHA-256 是否等于承诺值。
+
+    承诺值是抽签前公布的；一致退出码 0，不一致退出码 1。
+    """
     from killmod import lottery as lots
     from killmod.announce import render_public
     from killmod.views import verify_view

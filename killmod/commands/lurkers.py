@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ROUND,
@@ -24,16 +25,18 @@ if TYPE_CHECKING:
     from killmod.store import Game
 
 
-@click.command()
-@click.argument("source")
+@command()
+@click.argument("source", metavar="游戏帖")
 @click.option(
     "--round",
     "round_no",
     type=ROUND,
     help="第几轮：从上一轮记录的投票截止到本轮记录的投票截止",
 )
-@click.option("--from", "from_text", help="统计开始时间（不含），代替上一轮的投票截止时间")
-@click.option("--to", "to_text", help="统计结束时间（含），代替本轮的投票截止时间")
+@click.option(
+    "--from", "from_text", metavar="时间", help="统计开始时间（不含），代替上一轮的投票截止时间"
+)
+@click.option("--to", "to_text", metavar="时间", help="统计结束时间（含），代替本轮的投票截止时间")
 @click.option("--min", "minimum", type=click.IntRange(min=1), help="每轮最少发言次数（1.2：3）")
 @click.option("--record", is_flag=True, help="把潜水警告（及换替补、淹死）记录进游戏文件")
 @post_format_option
@@ -61,7 +64,7 @@ def lurkers(
     fetching,
     speaker: Speaker,
 ) -> None:
-    """潜水统计：游戏帖 SOURCE 里每位存活玩家本轮的发言次数。"""
+    """潜水统计：游戏帖里每位存活玩家本轮的发言次数。游戏帖可以是网址、保存的网页或文件夹。"""
     from killmod.delivery import Handout
     from killmod.lurkers import lurkers as count_lurkers
     from killmod.outputs import post

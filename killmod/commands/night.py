@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
-from killmod.commands.options import MAX_ROUND, db_option, templates_option
+from killmod.clitext import command
+from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
+from killmod.limits import MAX_ROUND
 from killmod.outputs import Outputs, private_options, step_file
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 FORMATS = ("bbcode", "text", "json")
 
 
-@click.command()
+@command()
 @click.option(
     "--round",
     "round_no",
@@ -44,6 +46,7 @@ FORMATS = ("bbcode", "text", "json")
     "kills",
     type=int,
     multiple=True,
+    metavar="座位号",
     help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人；1.2 处罚增加特殊权力时可给两次）",
 )
 @click.option(
@@ -51,6 +54,7 @@ FORMATS = ("bbcode", "text", "json")
     "vetoes",
     type=int,
     multiple=True,
+    metavar="座位号",
     help="1.2：行使否决权的座位号（检查官全局一次；处罚为好人方增加特殊权力时可多给一次）",
 )
 @click.option(
@@ -58,14 +62,17 @@ FORMATS = ("bbcode", "text", "json")
     "checks",
     type=int,
     multiple=True,
+    metavar="座位号",
     help="警察验的座位号（2.0 毒药局：验到毒药后可再给一次）",
 )
-@click.option("--butterfly", type=int, help="V4.0：花蝴蝶【蝶衣】的目标")
-@click.option("--snipe", type=int, help="V4.0：狙击手【狙杀】的目标")
-@click.option("--inject", type=int, help="V4.0：医生【注射】的目标")
-@click.option("--silence", type=int, help="V4.0：森林老人【沉默】的目标")
-@click.option("--pact", type=int, help="2.0 毒药：生死状上的匪徒（杀到毒药时与之同死）")
-@click.option("--possess", type=int, help="2.0 鬼匪：附体的目标（全局一次）")
+@click.option("--butterfly", type=int, metavar="座位号", help="V4.0：花蝴蝶【蝶衣】的目标")
+@click.option("--snipe", type=int, metavar="座位号", help="V4.0：狙击手【狙杀】的目标")
+@click.option("--inject", type=int, metavar="座位号", help="V4.0：医生【注射】的目标")
+@click.option("--silence", type=int, metavar="座位号", help="V4.0：森林老人【沉默】的目标")
+@click.option(
+    "--pact", type=int, metavar="座位号", help="2.0 毒药：生死状上的匪徒（杀到毒药时与之同死）"
+)
+@click.option("--possess", type=int, metavar="座位号", help="2.0 鬼匪：附体的目标（全局一次）")
 @click.option(
     "--guard",
     "guards",
@@ -73,7 +80,12 @@ FORMATS = ("bbcode", "text", "json")
     metavar="守护神=目标",
     help="2.0 守护神：本轮的守护名单，如 8=3（可多次；不写即本轮不守护）",
 )
-@click.option("--at", "at_text", help="1.2：公布死亡的时间（默认现在），诈尸时间从此算 24 小时")
+@click.option(
+    "--at",
+    "at_text",
+    metavar="时间",
+    help="1.2：公布死亡的时间（默认现在），诈尸时间从此算 24 小时",
+)
 @click.option(
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的夜晚（旧记录保留）"
 )
@@ -91,9 +103,19 @@ FORMATS = ("bbcode", "text", "json")
     is_flag=True,
     help="从法官的站内短信读取本夜的行动（需要 --cookies 和 --until；核对确认后才记录）",
 )
-@click.option("--until", "until_text", help="--from-pm：本夜行动的截止时间，如 2019-05-13 08:00")
-@click.option("--since", "since_text", help="--from-pm：本夜开始的时间（默认：上一轮投票截止）")
-@click.option("--board", "board_url", metavar="URL", help="--from-pm：论坛网址（默认：上次用的）")
+@click.option(
+    "--until",
+    "until_text",
+    metavar="时间",
+    help="--from-pm：本夜行动的截止时间，如 2019-05-13 08:00",
+)
+@click.option(
+    "--since",
+    "since_text",
+    metavar="时间",
+    help="--from-pm：本夜开始的时间（默认：上一轮投票截止）",
+)
+@click.option("--board", "board_url", metavar="网址", help="--from-pm：论坛网址（默认：上次用的）")
 @click.option("--early", is_flag=True, help="--from-pm：截止时间还没到也记录")
 @post_option
 @db_option
@@ -128,7 +150,7 @@ def night(
     templates: Path | None,
     speaker: Speaker,
 ) -> None:
-    """记录第 N 夜的行动：尸体公告打印出来（只公布规则允许公布的）；私下通知（警察的验人结果等）
+    """记录一夜的行动，打印尸体公告。公告只公布规则允许公布的；私下通知（警察的验人结果等）
     和本夜的结算过程写进私密文件夹。--from-pm 从法官的站内短信读取行动，核对确认后才记录。"""
     from killmod.errors import BadInput
     from killmod.flows.base import NightChoice

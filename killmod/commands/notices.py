@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import (
     Speaker,
@@ -21,8 +22,10 @@ from killmod.commands.speak import (
 from killmod.outputs import Outputs, private_options
 
 
-@click.command()
-@click.option("--seat", "seats", type=int, multiple=True, help="只重发这个座位的（可多次）")
+@command()
+@click.option(
+    "--seat", "seats", type=int, multiple=True, metavar="座位号", help="只重发这个座位的（可多次）"
+)
 @db_option
 @private_options("--out")
 @templates_option
@@ -39,7 +42,7 @@ def notices(
     board_url: str | None,
     speaker: Speaker,
 ) -> None:
-    """重发站内短信：按游戏文件里现在的身份，给存活的玩家（替补接替的座位给替补本人），
+    """重发站内短信，按游戏文件里现在的身份。给存活的玩家（替补接替的座位给替补本人），
     写进私密文件夹（新文件，不覆盖已有的）；--send 不写文件，把还没收到这一条的发到他的 uid。"""
     from killmod.deal import current_notices, notice_stem
     from killmod.store import Game

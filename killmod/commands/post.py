@@ -8,13 +8,14 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_text, speaker
 
 
-@click.command()
-@click.argument("file", metavar="FILE|-")
-@click.option("--thread", "thread_url", required=True, metavar="URL", help="回复到这个帖子")
+@command()
+@click.argument("file", metavar="文件")
+@click.option("--thread", "thread_url", required=True, metavar="帖子网址", help="回复到这个帖子")
 @click.option("--what", default="公告", show_default=True, help="这是什么帖（记在游戏文件里）")
 @click.option("--again", is_flag=True, help="已经发过的同一篇也再发一次")
 @db_option
@@ -31,7 +32,7 @@ def post(
     templates: Path | None,
     speaker: Speaker,
 ) -> None:
-    """把 killmod 打印的公告（文件 FILE，或 - 读标准输入）以法官身份回复到帖子：
+    """把 killmod 打印的公告（文件，或 - 读标准输入）以法官身份回复到帖子：
     先显示要发的内容和帖子，确认（--yes 或在终端输入 yes）后才发出；同一篇不会发两次。"""
     from killmod.errors import BadInput
     from killmod.outputs import post as print_post

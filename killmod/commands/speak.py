@@ -62,7 +62,7 @@ def board_options(*, cookies: bool = True) -> Callable:
 post_option = click.option(
     "--post",
     "post_url",
-    metavar="URL",
+    metavar="帖子网址",
     help="记录后把公告回复到这个帖子（需要 --cookies；确认后才发出）",
 )
 
@@ -214,7 +214,9 @@ def post_text(
 
 send_options = (
     click.option("--send", is_flag=True, help="把站内短信直接发给每位玩家的 uid（需要 --cookies）"),
-    click.option("--board", "board_url", metavar="URL", help="--send：论坛网址（默认：上次用的）"),
+    click.option(
+        "--board", "board_url", metavar="帖子网址", help="--send：论坛网址（默认：上次用的）"
+    ),
 )
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import (
     Speaker,
@@ -17,14 +18,16 @@ from killmod.commands.speak import (
     speaker,
     with_send_options,
 )
-from killmod.roster import MAX_UID
+from killmod.limits import MAX_UID
 
 
-@click.command()
-@click.argument("seat", type=int)
-@click.argument("name")
+@command()
+@click.argument("seat", type=int, metavar="座位号")
+@click.argument("name", metavar="替补")
 @click.option("--uid", type=click.IntRange(1, MAX_UID), help="替补的论坛 uid")
-@click.option("--at", "at_text", help="接替时间（默认现在）：之后旧玩家的发言按 replaced 处理")
+@click.option(
+    "--at", "at_text", metavar="时间", help="接替时间（默认现在）：之后旧玩家的发言按 replaced 处理"
+)
 @db_option
 @templates_option
 @with_send_options
@@ -42,7 +45,7 @@ def sub(
     board_url: str | None,
     speaker: Speaker,
 ) -> None:
-    """替补接替座位 SEAT（身份不变）；--send 把这个座位的站内短信发给替补的 uid。"""
+    """替补接替一个座位（身份不变）；--send 把这个座位的站内短信发给替补的 uid。"""
     from killmod.deal import current_notices
     from killmod.errors import BadInput
     from killmod.outputs import note

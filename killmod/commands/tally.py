@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 FORMATS = ("bbcode", "text", "json", "audit")
 
 
-@click.command()
+@command()
 @vote_thread_options
 @click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
 @click.option(
@@ -94,9 +96,8 @@ def tally(
     fetching,
     speaker: Speaker,
 ) -> None:
-    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹），输出公告；--post 把公告回复到帖子。"""
+    """计票：读取投票帖（网址、保存的网页或文件夹），输出公告；--post 把公告回复到帖子。"""
     from killmod.errors import BadInput
-    from killmod.store import Game
 
     if post_url and (fmt in ("json", "audit") or print_secrets):
         raise BadInput(
@@ -105,7 +106,13 @@ def tally(
         )
     if post_url and roster_path:
         raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
-    with Game.using(None if roster_path else db_path) as game:
+    if roster_path:  # no game file: the SQLite library is not even imported
+        opened = nullcontext(None)
+    else:
+        from killmod.store import Game
+
+        opened = Game.using(db_path)
+    with opened as game:
         _tally(
             game,
             source,
@@ -172,17 +179,21 @@ def _outputs(
     ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
     judge (stderr): times to the minute, slips of the pen, posts a hidden effect left
     uncounted."""
-    from killmod.announce import public_tally_json, render_game_over, render_tally, tally_json
     from killmod.rules import rule_set
 
     rules = rule_set(result.rules)
     winner = result.recorded.winner if result.recorded else None
+    # Each output imports what it needs only: no Jinja2 for the JSON document.
     if fmt == "json":
+        from killmod.tallydoc import public_tally_json, tally_json
+
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
         if winner:  # stdout stays one JSON document: the game's end is a key of it
             document["game_over"] = winner.as_json()
         public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
     else:
+        from killmod.announce import render_game_over, render_tally
+
         public = render_tally(result, fmt, rules, templates)
         if winner:
             public += render_game_over(winner, game.roster(), templates)
@@ -206,10 +217,15 @@ def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: b
 
 
 def _notes(result: TallyResult, templates: Path | None) -> str:
-    from killmod.announce import render_public
     from killmod.views import tally_notes_view
 
-    notes = render_public("tally.notes.text.j2", templates, tally_notes_view(result))
+    view = tally_notes_view(result)
+    # The bundled notes say nothing when there is nothing to note: no template to render.
+    if templates is None and not (view.values["flags"] or view.values["hidden"]):
+        return ""
+    from killmod.announce import render_public
+
+    notes = render_public("tally.notes.text.j2", templates, view)
     return notes.rstrip("\n") if notes.strip() else ""
 
 

@@ -9,6 +9,7 @@ from time import sleep
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
@@ -24,7 +25,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-@click.command()
+@command()
 @vote_thread_options
 @click.option(
     "--every",
@@ -61,7 +62,7 @@ def watch(
     profile_path,
     fetching,
 ) -> None:
-    """盯帖：每隔一段时间读取投票帖 SOURCE，有新票就显示当前票数（在 stderr），截止后输出公告。"""
+    """盯帖：截止前每隔一段时间读取投票帖，截止后输出公告。有新票就在 stderr 显示当前票数。"""
     from killmod.announce import render_public, render_tally
     from killmod.commands.tally import judge_notes
     from killmod.count import TallyOptions

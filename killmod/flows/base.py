@@ -22,7 +22,7 @@ from killmod.rules.policy import KILLER, JudgeOut
 if TYPE_CHECKING:  # the rule modules load with their flows, not with every command
     from killmod.rules.r10 import KnifeCount
     from killmod.rules.variants import Notice
-from killmod.store import Event
+    from killmod.store import Event
 
 # The night options that name one seat (``check`` and ``guard`` hold several).
 SEAT_OPTIONS = ("kill", "butterfly", "snipe", "inject", "silence", "pact", "possess")
@@ -227,6 +227,10 @@ class Flow:
     def deal(self, seats: Iterable[int], rng: random.Random) -> dict[int, str]:
         """Roles by seat, by the table, shuffled with ``rng``."""
         return self.rules.deal(seats, rng)
+
+    def powers(self, role: str) -> tuple[str, ...]:
+        """What a player of ``role`` may do, in the rule text's words (the deal's notice)."""
+        return self.rules.POWERS.get(role, ())
 
     # --- the state ---------------------------------------------------------------------
 

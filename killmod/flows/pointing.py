@@ -155,6 +155,10 @@ class VariantFlow(R20Flow):
         """The table with the variants' roles; the 鬼匪 drawn among the killers."""
         return variants.deal(seats, self.variants, rng)
 
+    def powers(self, role: str) -> tuple[str, ...]:
+        """2.0's powers with what the variants give or add."""
+        return variants.powers(role, self.variants)
+
     def start(self, players: Sequence[Player]) -> variants.VariantState:
         """The dealt roles against the variants' table."""
         state = variants.new_game(dealt_roles(players), self.variants)
