@@ -116,7 +116,7 @@ def post_announcement(
             return Posted(thread.tid, earlier.data.get("pid"), already=True)
         title = f"发帖：{announcement.what}（帖子 {thread.tid}）"
         if earlier is not None and earlier.state == "sending":
-            pid = thread.find(session, announcement.text, earlier.at)
+            pid = thread.find(session, announcement.text, earlier.at, _posted(game))
             if pid is not None:
                 _done(game, key, title, pid, clock())
                 return Posted(thread.tid, pid, already=True)
@@ -182,29 +182,50 @@ class _Thread:
         except TallyFailed as error:  # a board message page, in the board's words
             raise BoardRefused(f"读不到要回复的帖子：{error.message}") from None
 
-    def find(self, session: Session, text: str, since: datetime) -> int | None:
+    def find(self, session: Session, text: str, since: datetime, known: set[int]) -> int | None:
         """The pid of the judge's post with ``text`` on the thread's last page (and the
-        page before when the last one starts after ``since``), if there is one."""
+        page before when the last one starts after ``since``), if there is one.
+
+        A post of the judge's from then on that is none of the ``known`` pids (posted by
+        killmod) and does not read as ``text`` may be it, changed by the board (a smiley
+        made an image): then it is not known whether the post went out, and nothing is
+        posted again — refused, naming the pid to look at.
+        """
         first = self._parse(self.board.read(self.url))
         wanted = _comparable(text)
+        unsure: list[int] = []
         number = first.page_count
         while number >= 1:
             page = first if number == first.page_no else self._page(number)
             for post in page.posts:
-                if (
-                    post.uid == session.uid
-                    and post.posted_at >= since - CLOCK_SLACK
-                    and _comparable(post.body) == wanted
-                ):
+                if post.uid != session.uid or post.posted_at < since - CLOCK_SLACK:
+                    continue
+                if _comparable(post.body) == wanted:
                     return post.pid
+                if post.pid not in known:
+                    unsure.append(post.pid)
             starts_after = page.posts and page.posts[0].posted_at >= since - CLOCK_SLACK
             if not starts_after:
-                return None
+                break
             number -= 1
+        if unsure:
+            raise BoardRefused(
+                f"帖子里有法官的一篇回复（pid {unsure[-1]}）在发送之后、内容却对不上："
+                f"它可能就是这篇公告（论坛改写了其中的字）。不知道是否发出，没有再发："
+                f"请到帖子里看一眼 {redact_url(self.url)}；确实没有发出时，用 killmod post "
+                "--again 再发。"
+            )
         return None
 
     def _page(self, number: int):
         return self._parse(self.board.read(discuz_x.page_url(self.url, number)))
+
+
+def _posted(game: Game) -> set[int]:
+    """The pids killmod recorded as its own posts."""
+    return {
+        r.data["pid"] for r in outbox.records(game).values() if r.what == "post" and "pid" in r.data
+    }
 
 
 def _comparable(text: str) -> str:
@@ -228,7 +249,7 @@ def _reply(
     fields = thread.form.fields(session.formhash, text)
     attempt = Attempt(
         submit=lambda: board.submit(url, fields, thread.read.charset, thread.url),
-        find=lambda: thread.find(session, text, sent_at),
+        find=lambda: thread.find(session, text, sent_at, _posted(game)),
         done=lambda pid: _done(game, key, title, pid, clock()),
         failed=lambda said: _failed(game, key, title, said, clock()),
         refusal=lambda answer: _refusal(answer, board.options),

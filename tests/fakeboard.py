@@ -20,7 +20,8 @@ without ``page`` shows its last page.
 post is made, the answer comes too late); ``lose_next`` loses that many forms on the way
 (no answer, nothing made); ``refuse_next`` refuses the next form with these words (as
 the board words a refusal the tests cannot otherwise bring about: a session that ended
-between the page and the form); ``expire_formhash`` gives a member a new formhash each time he
+between the page and the form); ``rewrite`` changes what a reply shows (a smiley made an
+image); ``expire_formhash`` gives a member a new formhash each time he
 is shown a page (the one the page carries is stale by the time the form comes); ``clock``
 is the board's monotonic clock for flood control (a test may advance it); ``now`` its
 wall clock for the times it shows.
@@ -109,6 +110,7 @@ class FakeBoard:
     lose_next: int = 0
     expire_formhash: bool = False
     refuse_next: str | None = None
+    rewrite: Callable[[str], str] | None = None
     members: dict[int, Member] = field(default_factory=dict)
     threads: dict[int, BoardThread] = field(default_factory=dict)
     letters: list[Letter] = field(default_factory=list)
@@ -337,8 +339,13 @@ class FakeBoard:
                 return self._xml(_error(key, message, {"floodctrl": str(self.floodctrl)}))
             thread = held.thread
             pid = max((p.pid for p in thread.posts), default=0) + 1
+            shown = _bbcode_html(form.get("message", ""))
             posted = FakePost(
-                pid, viewer.name, viewer.uid, self.now(), _bbcode_html(form.get("message", ""))
+                pid,
+                viewer.name,
+                viewer.uid,
+                self.now(),
+                self.rewrite(shown) if self.rewrite else shown,
             )
             thread.posts.append(posted)
             thread.now = max(thread.now, posted.posted_at)

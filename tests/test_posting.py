@@ -229,6 +229,16 @@ def test_a_timeout_after_the_board_took_the_post_does_not_post_it_twice(game: Bo
     assert records(game)[-1].state == "done"
 
 
+def test_a_post_the_board_changed_is_not_posted_again_when_its_answer_is_lost(game: BoardGame):
+    post(game, "另一篇公告，先发的")
+    game.board.rewrite = lambda shown: shown.replace("出局", "出局 :)")
+    game.board.stall = 2.0
+    with pytest.raises(BoardRefused, match=r"内容却对不上.*没有再发"):
+        post(game, timeout=0.5)
+    assert len(judge_posts(game)) == 2  # the earlier one, and this one once
+    assert records(game)[-1].state == "sending"
+
+
 def test_a_post_lost_on_the_way_is_posted_again(game: BoardGame):
     game.board.lose_next = True
     posted = post(game, timeout=0.5)
