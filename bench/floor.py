@@ -1,25 +1,45 @@
-"""(e) the floor: the least work any tool must do to read a thread's pages.
+"""The floor: the least work any tool must do to read a thread's pages.
 
     python bench/floor.py URL...
 
-Fetches the URLs with a bare concurrent ``requests`` loop (4 at once) and parses each
-page with ``lxml.html.fromstring`` only: no posts read, no times, no cache.  Run as its
-own process, like the commands it is the floor for.
+As many processes as the machine has cores (forked), each with one keep-alive
+``http.client`` connection to the board, fetching its share of the URLs in turn and parsing
+each page with ``lxml.html.fromstring`` only: no posts read, no times, no cache, no
+retries.  Run as its own process, like the commands it is the floor for.
 """
 
+import http.client
+import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from multiprocessing import get_context
+from urllib.parse import urlsplit
 
-import requests
 from lxml import html
 
 
-def main(urls: list[str]) -> None:
-    session = requests.Session()
-    with ThreadPoolExecutor(4) as pool:
-        bodies = list(pool.map(lambda url: session.get(url, timeout=30).content, urls))
-    for body in bodies:
+def read(urls: list[str]) -> int:
+    """Fetch and parse ``urls`` over one connection; the number of bytes read."""
+    first = urlsplit(urls[0])
+    connection = http.client.HTTPConnection(first.hostname, first.port or 80, timeout=30)
+    size = 0
+    for url in urls:
+        parts = urlsplit(url)
+        connection.request("GET", f"{parts.path}?{parts.query}" if parts.query else parts.path)
+        body = connection.getresponse().read()
         html.fromstring(body)
+        size += len(body)
+    connection.close()
+    return size
+
+
+def main(urls: list[str]) -> None:
+    processes = min(os.cpu_count() or 1, len(urls))
+    shares = [urls[n::processes] for n in range(processes)]
+    if processes == 1:
+        read(urls)
+        return
+    with get_context("fork").Pool(processes) as pool:
+        pool.map(read, shares)
 
 
 if __name__ == "__main__":

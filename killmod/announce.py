@@ -1,4 +1,4 @@
-"""Turning results into what the judge posts: BBCode, plain text, the audit, JSON.
+"""Turning results into what the judge posts: BBCode, plain text, the audit.
 
 Every sentence comes from a Jinja2 template under ``templates/`` (or the judge's own
 folder, ``--templates``); this module only hands them data, and never the game itself.
@@ -8,14 +8,14 @@ input naming it.  What a template receives is a view built for its audience by
 ``killmod.views``: a public template (the posts, the status) gets a ``PublicView`` —
 seats, names, alive or out, the identities the rule set announces, never a living
 player's role or a hidden night effect — and a private one (notices, lots, the night
-for the judge) a ``PrivateView``.
+for the judge) a ``PrivateView``.  The JSON document is ``killmod.tallydoc``'s (no Jinja2
+for it).
 """
 
 from __future__ import annotations
 
 import os
 from contextlib import suppress
-from datetime import datetime
 from hashlib import sha1
 from importlib.resources import files
 from pathlib import Path
@@ -35,20 +35,24 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from platformdirs import user_cache_path
 
 from killmod.errors import BadInput
-from killmod.model import DayStep, GameOver, Roster, TallyResult
-from killmod.redact import redact_url
-from killmod.times import format_iso
-from killmod.views import (
-    HIDDEN_FLAGS,
-    HIDDEN_VERDICTS,
-    PrivateView,
-    PublicView,
-    gameover_view,
-    revealed_camps,
-    tally_view,
-)
+from killmod.model import GameOver, Roster, TallyResult
+from killmod.textwidth import cell, columns
+from killmod.views import PrivateView, PublicView, gameover_view, tally_view
 
-SCHEMA = "killmod.tally/1"
+# The templates whose texts are secret: only ``render_private`` renders them, and no
+# text carrying their words may be posted (``private_marks``).
+PRIVATE_TEMPLATES = (
+    "notice.j2",
+    "lottery.private.j2",
+    "night.private.j2",
+    "night.inbox.private.j2",
+    "tally.private.j2",
+    "prod.j2",
+    "status.private.j2",
+)
+# What ``--print-secrets`` writes over each secret it prints on stdout (killmod.outputs).
+SECRET_HEADER = "不要贴到论坛"
+_MARK_LENGTH = 8  # the fewest characters a template's fixed line needs to tell it apart
 
 
 def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
@@ -67,6 +71,8 @@ def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
         lstrip_blocks=True,
     )
     env.filters["bb"] = inert_bbcode
+    env.filters["columns"] = columns
+    env.filters["cell"] = cell
     env.filters["hm"] = lambda moment: moment.strftime("%m-%d %H:%M:%S") if moment else "—"
     return env
 
@@ -122,9 +128,34 @@ def render_public(name: str, templates: Path | None, view: PublicView) -> str:
 
 def render_private(name: str, templates: Path | None, view: PrivateView) -> str:
     """Render the private template ``name`` (a notice, the lots, the judge's night)."""
+    if name not in PRIVATE_TEMPLATES:
+        raise TypeError(f"{name} is not listed in PRIVATE_TEMPLATES")
     if not isinstance(view, PrivateView):
         raise TypeError(f"{name} is private: it takes a PrivateView, not {type(view).__name__}")
     return _render(name, templates, view.values)
+
+
+def private_marks(templates: Path | None = None) -> tuple[str, ...]:
+    """The fixed lines of the private templates (the judge's own too): text that only a
+    secret carries, so that a post holding one is refused (``killmod.posting``).
+
+    A fixed line is a template's literal text between its tags, at least
+    ``_MARK_LENGTH`` characters long without its spaces.
+    """
+    env = environment(templates)
+    marks = {SECRET_HEADER}
+    for name in PRIVATE_TEMPLATES:
+        try:
+            source, _, _ = env.loader.get_source(env, name)
+        except TemplateNotFound:
+            continue
+        for _, token, value in env.lex(source):
+            if token != "data":
+                continue
+            for line in value.splitlines():
+                if len("".join(line.split())) >= _MARK_LENGTH:
+                    marks.add(line.strip())
+    return tuple(sorted(marks))
 
 
 def _render(name: str, templates: Path | None, values: dict) -> str:
@@ -177,133 +208,3 @@ def render_tally(
 def render_game_over(winner: GameOver, roster: Roster, templates: Path | None = None) -> str:
     """The game-over post (揭秘): public once the game is over, every role revealed."""
     return render_public("gameover.bbcode.j2", templates, gameover_view(winner, roster))
-
-
-def public_tally_json(result: TallyResult, rules: ModuleType) -> dict:
-    """The ``killmod.tally/1`` document as the vote thread may see it: a post a hidden
-    night effect left uncounted (V4.0 癫狂) is ``not_counted``, with no flag naming it."""
-    document = tally_json(result, rules)
-    document["source"]["url"] = redact_url(document["source"]["url"])
-    document["flags"] = [f for f in document["flags"] if f["reason"] not in HIDDEN_FLAGS]
-    for verdict in document["verdicts"]:
-        verdict["verdict"] = HIDDEN_VERDICTS.get(verdict["verdict"], verdict["verdict"])
-    return document
-
-
-def tally_json(result: TallyResult, rules: ModuleType) -> dict:
-    """The ``killmod.tally/1`` document of README's “The JSON document” (plus ``verdicts``),
-    whole: what the game file records, and what ``--print-secrets`` prints."""
-    outcome: dict = {"kind": result.outcome.kind}
-    if result.outcome.kind == "eliminated":
-        outcome["seat"] = result.outcome.seat
-        camp = revealed_camps(result, rules).get(result.outcome.seat)
-        if camp:
-            outcome["camp"] = camp
-    elif result.outcome.kind == "tie":
-        outcome["seats"] = list(result.outcome.seats)
-    return {
-        "schema": SCHEMA,
-        "rules": result.rules,
-        "round": result.round,
-        "deadline": format_iso(result.deadline),
-        "source": {
-            "url": result.source.url,
-            "title": result.source.title,
-            "pages": result.source.pages,
-            "posts": result.source.posts,
-        },
-        "ballots": [
-            {
-                "seat": b.seat,
-                "name": b.name,
-                "kind": b.kind,
-                "target": b.target,
-                "floor": b.floor,
-                "posted_at": _iso(b.posted_at),
-            }
-            for b in result.ballots
-        ],
-        "counts": [
-            {"seat": c.seat, "name": c.name, "votes": c.votes, "voters": list(c.voters)}
-            for c in result.counts
-        ],
-        "outcome": outcome,
-        "changes": [
-            {
-                "seat": c.seat,
-                "floor": c.floor,
-                "from": c.from_,
-                "to": c.to,
-                "posted_at": _iso(c.posted_at),
-            }
-            for c in result.changes
-        ],
-        "rejected": [
-            {
-                "floor": r.floor,
-                "author": r.author,
-                "seat": r.seat,
-                "reason": r.reason,
-                "pid": r.pid,
-                "posted_at": _iso(r.posted_at),
-            }
-            for r in result.rejected
-        ],
-        "flags": [
-            {
-                "floor": f.floor,
-                "seat": f.seat,
-                "reason": f.reason,
-                "detail": f.detail,
-                **({"suggestion": f.suggestion} if f.suggestion is not None else {}),
-            }
-            for f in result.flags
-        ],
-        "warnings": [
-            {
-                "seat": w.seat,
-                "name": w.name,
-                "total": w.total,
-                "action": w.action,
-                **({"substitute": w.substitute} if w.substitute else {}),
-            }
-            for w in result.warnings
-        ],
-        "verdicts": [
-            {
-                "pid": v.pid,
-                "floor": v.floor,
-                "author": v.author,
-                "seat": v.seat,
-                "posted_at": _iso(v.posted_at),
-                "verdict": v.verdict,
-                "kind": v.kind,
-                "target": v.target,
-                "fragment": v.fragment,
-                "ruling": v.ruling,
-                "notes": list(v.notes),
-            }
-            for v in result.verdicts
-        ],
-        **({"excused": list(result.excused)} if result.excused else {}),
-        **({"day": _day_json(result.day)} if result.day else {}),
-        **({"early": True} if result.early else {}),
-    }
-
-
-def _day_json(day: DayStep) -> dict:
-    """What the vote leads to under the rule set: the stage, who is out, what is shown, next."""
-    return {
-        "stage": day.stage.as_json(),
-        "out": list(day.out),
-        "voted": list(day.voted),
-        "shown": {str(seat): identity for seat, identity in day.shown},
-        "next": day.next.as_json() if day.next else None,
-        "posts": list(day.posts),
-        "knife": day.knife.as_json() if day.knife else None,
-        "over": day.over.as_json() if day.over else None,
-    }
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return format_iso(moment) if moment else None

@@ -3,9 +3,10 @@
 Each page is one file named by the SHA-256 of its URL, ``HASH.page``: a first line of
 JSON (``url``, ``fetched_at``, ``exact_clock`` (``fetched_at`` is the board's HTTP
 ``Date``), ``header_charset`` and, once the page has been parsed, ``parsed``: by which
-scraper, in which time zone, and the posts it read), then the bytes as the board sent
-them.  Only a page that was the page asked for is kept.  The file is written to a
-temporary file and moved into place (``os.replace``): a reader never sees half a page.
+scraper, in which time zone, the fingerprint of what was parsed, and the posts it read),
+then the bytes as the board sent them.  Only a page that was the page asked for is kept.
+The file is written to a temporary file and moved into place (``os.replace``): a reader
+never sees half a page.
 
 A warm read of a long game thread takes the unchanged pages' posts from the first lines
 alone, and parses only the pages that changed.
@@ -16,15 +17,11 @@ first line are of the URL without it (``killmod.redact``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-
-from platformdirs import user_cache_path
 
 from killmod.errors import BadInput
 from killmod.model import Page, Post
@@ -52,15 +49,20 @@ class Fetched:
 
 @dataclass(frozen=True)
 class ParsedPage:
-    """A page as the scraper ``scraper`` parsed it in the time zone ``tz`` (its key)."""
+    """A page as the scraper ``scraper`` parsed it in the time zone ``tz`` (its key), and
+    the ``fingerprint`` of what was parsed (``killmod.pages``): a page fetched again with the
+    same fingerprint holds the same posts."""
 
     scraper: str
     tz: str
     page: Page
+    fingerprint: str | None = None
 
 
 def default_cache_dir() -> Path:
     """The user's cache directory for killmod's pages (``~/.cache/killmod/pages`` on Linux)."""
+    from platformdirs import user_cache_path
+
     return user_cache_path("killmod") / "pages"
 
 
@@ -96,7 +98,8 @@ class PageCache:
         if not isinstance(kept, dict) or kept.get("tz") != tz:
             return None
         try:
-            return ParsedPage(kept["scraper"], tz, _page_from_json(kept["page"]))
+            page = _page_from_json(kept["page"])
+            return ParsedPage(kept["scraper"], tz, page, kept.get("fingerprint"))
         except (KeyError, TypeError, ValueError):  # another killmod's: parse afresh
             return None
 
@@ -112,6 +115,7 @@ class PageCache:
             meta["parsed"] = {
                 "scraper": parsed.scraper,
                 "tz": parsed.tz,
+                "fingerprint": parsed.fingerprint,
                 "page": _page_json(parsed.page),
             }
         line = json.dumps(meta, ensure_ascii=False).encode("utf-8") + b"\n"
@@ -122,6 +126,8 @@ class PageCache:
             raise BadInput(f"无法写入缓存文件夹：{self.root}（{error.strerror}）") from None
 
     def _path(self, url: str) -> Path:
+        import hashlib
+
         key = redact_url(url).encode("utf-8")
         return self.root / f"{hashlib.sha256(key).hexdigest()}.page"
 
@@ -138,6 +144,8 @@ def _meta(line: bytes, url: str) -> dict | None:
 
 def _write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, then move it into place."""
+    import tempfile
+
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as file:
@@ -169,6 +177,7 @@ def _page_json(page: Page) -> dict:
         "page_count": page.page_count,
         "title": page.title,
         "thread_id": page.thread_id,
+        "partial": page.partial,
     }
 
 
@@ -181,4 +190,11 @@ def _page_from_json(kept: dict) -> Page:
             row[index] = datetime.fromisoformat(row[index]) if row[index] else None
         row[_QUOTES] = tuple(row[_QUOTES])
         posts.append(Post(*row))
-    return Page(tuple(posts), kept["page_no"], kept["page_count"], kept["title"], kept["thread_id"])
+    return Page(
+        tuple(posts),
+        kept["page_no"],
+        kept["page_count"],
+        kept["title"],
+        kept["thread_id"],
+        kept.get("partial") is True,
+    )

@@ -12,6 +12,8 @@ import re
 from killmod.errors import TallyFailed
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_-]+)""", re.IGNORECASE)
+# The mobile API's JSON names the board's charset: {"Version":"4","Charset":"GBK",…}.
+_JSON_CHARSET = re.compile(rb'"Charset"\s*:\s*"([A-Za-z0-9_-]+)"')
 _ASCII = bytes(range(128))
 # More undecodable sequences than one in this many non-ASCII bytes: the bytes are in
 # another charset than the declared one (a stray bad byte is far rarer).
@@ -31,10 +33,13 @@ _ALIASES = {
 
 
 def declared_charset(body: bytes, header_charset: str | None = None) -> str | None:
-    """The charset the HTTP header or, failing that, the page's <meta> declares."""
+    """The charset the HTTP header or, failing that, the page's <meta> declares (or, for
+    the mobile API's JSON, its ``"Charset"``)."""
     if header_charset:
         return header_charset.strip().lower()
     found = _META_CHARSET.search(body[:4096])
+    if found is None and body.lstrip()[:1] == b"{":
+        found = _JSON_CHARSET.search(body[:512])
     return found.group(1).decode("ascii").lower() if found else None
 
 

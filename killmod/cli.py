@@ -17,8 +17,11 @@ from functools import wraps
 
 import click
 
+from killmod.clitext import VERSION_OPTION_HELP, Group, usage_message
+
 # name → "module:function" of each subcommand, in the order --help lists them.
 COMMANDS = {
+    "new": "killmod.commands.new:new",
     "init": "killmod.commands.init:init",
     "deal": "killmod.commands.deal:deal",
     "open": "killmod.commands.open:open_vote",
@@ -41,6 +44,8 @@ COMMANDS = {
     "rules": "killmod.commands.rules:rules",
     "suicide": "killmod.commands.suicide:suicide",
     "out": "killmod.commands.out:out",
+    "post": "killmod.commands.post:post",
+    "judge": "killmod.commands.judge:judge",
 }
 
 
@@ -84,7 +89,7 @@ def user_errors(command):
     return wrapper
 
 
-class LazyGroup(click.Group):
+class LazyGroup(Group):
     """A group that imports a subcommand's module only when it is needed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -108,34 +113,21 @@ class LazyGroup(click.Group):
         except click.UsageError as error:
             click.echo(usage_message(error), err=True)
             sys.exit(2)
+        except click.ClickException as error:
+            click.echo(f"错误：{error.format_message()}", err=True)
+            sys.exit(error.exit_code)
 
 
-def usage_message(error: click.UsageError) -> str:
-    """A click usage error in Chinese, with the command's usage line."""
-    if isinstance(error, click.MissingParameter):
-        if isinstance(error.param, click.Argument):
-            text = f"缺少参数 {error.param.human_readable_name}"
-        else:
-            text = f"缺少选项 {'/'.join(error.param.opts) if error.param else '?'}"
-    elif isinstance(error, click.NoSuchOption):
-        text = f"没有这个选项：{error.option_name}"
-    elif isinstance(error, click.BadParameter):
-        names = "/".join(error.param.opts) if error.param else "?"
-        choices = getattr(error.param, "type", None)
-        if isinstance(choices, click.Choice):
-            text = f"{names} 的值无效，可选：{'、'.join(map(str, choices.choices))}"
-        else:
-            text = f"{names} 的值无效：{error.message}"
-    elif "No such command" in error.message:
-        text = f"没有这个命令。可用命令：{'、'.join(COMMANDS)}"
-    else:
-        text = error.message
-    usage = error.ctx.get_usage() if error.ctx else ""
-    return f"{usage}\n错误：{text}（用 --help 查看说明）".lstrip()
-
-
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="killmod")
+@click.group(
+    "killmod",
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="每个命令的说明：killmod 命令 --help，如 killmod tally --help。"
+    "第一次用：killmod new 写一份名单模板（见 README 的“第一个小时”）。",
+)
+@click.version_option(
+    package_name="killmod", message="%(prog)s %(version)s", help=VERSION_OPTION_HELP
+)
 def main() -> None:
     """killmod：版杀法官的工具——计票、公告、审计。"""
 

@@ -12,19 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from killmod.count import Scope
 from killmod.errors import BadInput
-from killmod.flows.base import Flow, OutPlay
 from killmod.gamestate import flow_of, last_stage, next_stage, round_votes, state_for
-from killmod.guards import next_day, refuse_if_over
 from killmod.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
-from killmod.record import already_recorded, check_win
-from killmod.rules.r10 import KNIFE, PASS, KnifeCount
-from killmod.store import Delivery, Game
 from killmod.times import format_iso
 from killmod.votes import POINT, BallotReader, KnifeReader
+
+if TYPE_CHECKING:  # a tally from a roster file loads no game file, no 1.0 rules
+    from killmod.flows.base import Flow, OutPlay
+    from killmod.rules.r10 import KnifeCount
+    from killmod.store import Delivery, Game
 
 PHASES = {"vote": "投票", "point": "指认", "knife": "动刀"}
 
@@ -75,6 +75,8 @@ class DayPlan:
 
     def _knife(self, result: TallyResult) -> KnifeCount:
         """动刀 ballots (a vote on the defender) and 过 (an abstain) against the threshold."""
+        from killmod.rules.r10 import KNIFE, PASS
+
         ballots = {
             b.seat: KNIFE if b.kind == "vote" else PASS
             for b in result.ballots
@@ -103,6 +105,8 @@ def plan_day(
     Recording a round whose day is over needs ``replacing``; counting it again
     without recording counts its last vote with no state to go on.
     """
+    from killmod.record import already_recorded
+
     existing = game.tally_record(round_no) if replacing else None
     without = existing["id"] if existing else None
     current = state_for(game, without_tally=without)
@@ -111,7 +115,8 @@ def plan_day(
         if recording:
             _refuse_if_decided(game, current.flow, round_no)
             row = game.tally_record(round_no)
-            raise already_recorded(f"第 {round_no} 轮的投票", row["recorded_at"] if row else None)
+            recorded_at = row["recorded_at"] if row else None
+            raise already_recorded(f"第 {round_no} 轮的投票", recorded_at, game.roster().timezone)
         return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
     leave = leave_days(game, current.roster)
     return _checked(DayPlan(current.flow, stage, current.state, leave), phase)
@@ -191,6 +196,9 @@ def record_suicide(
     on him — the day ends and the night follows; at any other time he gives up (放弃游戏)
     and the pointing starts again from him, its posts counted after ``at``.
     """
+    from killmod.guards import next_day, refuse_if_over
+    from killmod.record import check_win
+
     with game.transaction(kind="suicide") as step:
         refuse_if_over(game)
         today = next_day(game)

@@ -13,6 +13,7 @@ from killmod.gamestate import flow_of
 from killmod.guards import refuse_if_over
 from killmod.model import Player, Roster
 from killmod.roles import check_dealt
+from killmod.rules import title
 from killmod.store import Delivery, Game
 from killmod.views import notice_view
 
@@ -54,23 +55,37 @@ def deal(
 def notices(roster: Roster, templates: Path | None = None) -> dict[int, str]:
     """The private notice (站内短信) for each seat, from ``notice.j2``.
 
-    A player of a team (the rule set's ``teams``: the killers, and the police
-    where they act together) is told the other members.
+    Each tells the player's seat and role, what the role may do in the rule text's
+    words (the flow's ``powers``), and — for a player of a team (the rule set's
+    ``teams``: the killers, and the police where they act together) — the other members;
+    it is signed with the judges' names from the roster.
     """
     flow = flow_of(roster)
+    game = rules_title(roster)
     return {
         player.seat: render_private(
             "notice.j2",
             templates,
             notice_view(
                 player,
-                roster,
+                game,
                 _partners(player, roster, flow.teams),
-                killer=player.role == flow.rules.KILLER,
+                flow.powers(player.role or ""),
+                roster.judges,
             ),
         )
         for player in roster.players
     }
+
+
+def rules_title(roster: Roster) -> str:
+    """The game's rules as a notice names them: ``V4.0 规则``, ``2.0 规则，花样玩法：鬼匪``."""
+    text = f"{title(roster.rules)} 规则"
+    if roster.variants:
+        from killmod.rules.variants import VARIANT_NAMES
+
+        text += f"，花样玩法：{'、'.join(VARIANT_NAMES[v] for v in roster.variants)}"
+    return text
 
 
 def current_notices(

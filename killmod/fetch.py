@@ -25,23 +25,22 @@ import time
 import warnings
 import zlib
 from collections.abc import Callable, Collection, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
-from http.cookiejar import LoadError, MozillaCookieJar
+from functools import cache
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urljoin, urlsplit
-
-import requests
-from requests.adapters import HTTPAdapter
-from requests.utils import get_auth_from_url
-from urllib3.exceptions import HTTPError, InvalidHeader, ProtocolError, ReadTimeoutError
-from urllib3.util.retry import Retry
 
 from killmod.cache import Fetched, PageCache
 from killmod.errors import BadInput, TallyFailed
+
+# requests and urllib3 are imported when the first request is made: a tally of saved pages
+# makes none (~0.05 s of its start).
+if TYPE_CHECKING:
+    from http.cookiejar import MozillaCookieJar
+
+    import requests
 
 __all__ = ["FetchOptions", "Fetched", "Fetcher", "load_cookies"]
 
@@ -75,7 +74,8 @@ class FetchOptions:
     cache folder (None: no cache); ``offline`` reads the cache alone; ``refresh`` never
     takes a page from the cache.  ``progress`` draws the progress line (on a terminal).
     ``max_pages`` is the most pages a thread may have; ``max_page_bytes`` the most bytes
-    one page may have once decompressed.
+    one page may have once decompressed.  ``view`` is which views of a thread to read
+    (``killmod.plan``: ``auto``, ``api``, ``printable`` or ``pages``).
     """
 
     jobs: int = 4
@@ -90,31 +90,44 @@ class FetchOptions:
     progress: bool = False
     max_pages: int = MAX_PAGES
     max_page_bytes: int = MAX_PAGE_BYTES
+    view: str = "auto"
 
 
-class _Retry(Retry):
+@cache
+def _retry_class() -> type:
     """urllib3's Retry with the board's Retry-After capped at ``MAX_RETRY_AFTER``; one that
     is neither a number of seconds nor an HTTP date is ignored (the normal backoff
     applies), never an error."""
+    from urllib3.exceptions import InvalidHeader
+    from urllib3.util.retry import Retry
 
-    def get_retry_after(self, response) -> float | None:
-        try:
-            return super().get_retry_after(response)
-        except InvalidHeader:
-            return None
+    class _Retry(Retry):
+        def get_retry_after(self, response) -> float | None:
+            try:
+                return super().get_retry_after(response)
+            except InvalidHeader:
+                return None
 
-    def parse_retry_after(self, retry_after: str) -> float:
-        return min(super().parse_retry_after(retry_after), MAX_RETRY_AFTER)
+        def parse_retry_after(self, retry_after: str) -> float:
+            return min(super().parse_retry_after(retry_after), MAX_RETRY_AFTER)
+
+    return _Retry
 
 
-def new_session(options: FetchOptions) -> requests.Session:
-    """A session with a real User-Agent, the judge's cookies and retries with backoff."""
+def new_session(options: FetchOptions, cookies: MozillaCookieJar | None = None) -> requests.Session:
+    """A session with a real User-Agent, the judge's cookies (``cookies``, else read from
+    ``options.cookies``) and retries with backoff."""
+    import requests
+    from requests.adapters import HTTPAdapter
+
     session = requests.Session()
     session.headers["User-Agent"] = USER_AGENT
     session.headers["Accept-Encoding"] = "gzip, deflate"  # what _Inflater reads
-    if options.cookies is not None:
-        session.cookies.update(load_cookies(options.cookies))
-    retry = _Retry(
+    if cookies is None and options.cookies is not None:
+        cookies = load_cookies(options.cookies)
+    if cookies is not None:
+        session.cookies.update(cookies)
+    retry = _retry_class()(
         total=options.retries,
         backoff_factor=options.backoff,
         status_forcelist=(429, 500, 502, 503, 504),
@@ -153,6 +166,8 @@ def load_cookies(path: Path) -> MozillaCookieJar:
     A bad file is bad input naming the file, never quoting it: its lines hold the
     cookie values.
     """
+    from http.cookiejar import LoadError, MozillaCookieJar
+
     jar = MozillaCookieJar(str(path))
     try:
         with warnings.catch_warnings():  # http.cookiejar warns with the offending line
@@ -259,8 +274,17 @@ class Fetcher:
         if self.options.offline and self.options.cache is None:
             raise BadInput("--offline 只能读缓存：请用 --cache 指定缓存文件夹")
         self.cache = PageCache(self.options.cache) if self.options.cache else None
-        self.session = new_session(self.options)
+        # A bad cookies file is bad input now, before anything is read.
+        self._cookies = load_cookies(self.options.cookies) if self.options.cookies else None
+        self._session: requests.Session | None = None
         self.pacer = HostPacer(self.options.delay)
+
+    @property
+    def session(self) -> requests.Session:
+        """The HTTP session, made for the first request."""
+        if self._session is None:
+            self._session = new_session(self.options, self._cookies)
+        return self._session
 
     def __enter__(self) -> Fetcher:
         return self
@@ -270,11 +294,17 @@ class Fetcher:
 
     def close(self) -> None:
         """Close the session's connections."""
-        self.session.close()
+        if self._session is not None:
+            self._session.close()
 
-    def fetch(self, url: str, *, cached: bool = False) -> Fetched:
-        """The page at ``url``: from the cache when ``cached`` allows it, else from the board."""
-        return self._kept(url, cached) or self._fresh(url)
+    def fetch(self, url: str, *, cached: bool = False, again_on_redirect: bool = False) -> Fetched:
+        """The page at ``url``: from the cache when ``cached`` allows it, else from the board.
+
+        ``again_on_redirect``: a redirect is no page of the view asked for (X3.4 answers the
+        mobile API's first request after a moderator's deletion with a 302 to a thread page
+        under ``api/mobile/``): ``url`` is asked once more instead of following it.
+        """
+        return self._kept(url, cached) or self._fresh(url, again_on_redirect)
 
     def fetch_all(
         self,
@@ -282,19 +312,21 @@ class Fetcher:
         *,
         cached: Collection[str] = (),
         then: Callable[[Fetched], Any] = _itself,
+        again_on_redirect: bool = False,
     ) -> list[Any]:
         """Fetch pages (at most ``jobs`` at once, started in the order given), in that order.
 
         URLs in ``cached`` may come from the cache.  The first page that fails fails all.
         ``then`` (say, parsing) runs on each page in the worker that fetched it, so one
-        page is parsed while others are still on the way.
+        page is parsed while others are still on the way.  ``again_on_redirect`` as for
+        ``fetch``.
         """
         done = {url: then(page) for url in urls if (page := self._kept(url, url in cached))}
         fresh = list(dict.fromkeys(url for url in urls if url not in done))
         progress = Progress(len(fresh), enabled=self.options.progress)
 
         def fetch_one(url: str) -> Any:
-            result = then(self._fresh(url))
+            result = then(self._fresh(url, again_on_redirect))
             progress.advance()
             return result
 
@@ -308,6 +340,8 @@ class Fetcher:
         jobs = min(self.options.jobs, len(urls))
         if jobs <= 1:
             return [fetch_one(url) for url in urls]
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(fetch_one, url) for url in urls]
             try:
@@ -326,12 +360,12 @@ class Fetcher:
         """The cached page, when the cache may answer for ``url``."""
         return self.cache.get(url) if self.may_answer_from_cache(cached) else None
 
-    def _fresh(self, url: str) -> Fetched:
+    def _fresh(self, url: str, again_on_redirect: bool = False) -> Fetched:
         if self.options.offline:
             raise TallyFailed(f"离线模式：缓存里没有这一页：{url}")
-        return self._download(url)
+        return self._download(url, again_on_redirect)
 
-    def _download(self, url: str) -> Fetched:
+    def _download(self, url: str, again_on_redirect: bool = False) -> Fetched:
         """GET one page; any failure is a TallyFailed naming the page and why.
 
         urllib3 retries a connection or an answer that fails; a body cut off, timed out or
@@ -340,15 +374,15 @@ class Fetcher:
         attempt = 0
         while True:
             try:
-                return self._attempt(url)
+                return self._attempt(url, again_on_redirect)
             except _BodyFailed as failure:
                 if attempt == self.options.retries:
                     raise TallyFailed(self._body_failure(url, failure.timed_out)) from None
                 time.sleep(self.options.backoff * 2**attempt)
                 attempt += 1
 
-    def _attempt(self, url: str) -> Fetched:
-        response, final = self._follow(url)
+    def _attempt(self, url: str, again_on_redirect: bool) -> Fetched:
+        response, final = self._follow(url, again_on_redirect)
         with response:
             if response.status_code != 200:
                 reason = _http_reason(response.status_code)
@@ -360,23 +394,30 @@ class Fetcher:
         moved = final if final != url else None
         return Fetched(url, body, header_charset, clock, exact_clock=exact, final_url=moved)
 
-    def _follow(self, url: str) -> tuple[requests.Response, str]:
+    def _follow(self, url: str, again_on_redirect: bool = False) -> tuple[requests.Response, str]:
         """The answer to ``url`` after the board's redirects, and where they led.
 
         A redirect within the board's host is followed (Discuz sends the rewritten and the
         ``forum.php`` forms of a thread to each other, and X3.4 answers the first view
         after a moderator's deletion with a 302); one to another host is refused, so the
-        judge's cookies stay with the board.
+        judge's cookies stay with the board.  ``again_on_redirect``: ``url`` is asked once
+        more instead, and a second redirect fails.
         """
+        from requests.utils import get_auth_from_url
+
         auth = get_auth_from_url(url)
         current = url
-        for _ in range(MAX_REDIRECTS + 1):
+        for attempt in range(MAX_REDIRECTS + 1):
             response = self._get(current, auth if any(auth) else None)
             location = response.headers.get("Location")
             if response.status_code not in _REDIRECTS or not location:
                 return response, current
             response.close()
             target = urljoin(current, location.strip())
+            if again_on_redirect:
+                if attempt:
+                    raise TallyFailed(f"论坛两次把请求重定向到 {target}，不是要读的页面：{url}")
+                continue
             if not _same_host(url, target):
                 shown = urlsplit(target).hostname or target
                 raise TallyFailed(
@@ -390,19 +431,22 @@ class Fetcher:
 
     def _get(self, url: str, auth: tuple[str, str] | None) -> requests.Response:
         """One GET, its body not read yet, with urllib3's retries."""
+        from requests.exceptions import RequestException
+
         timeout = (min(CONNECT_TIMEOUT, self.options.timeout), self.options.timeout)
+        session = self.session
         self.pacer.wait(url)
         try:
-            return self.session.get(
-                url, timeout=timeout, allow_redirects=False, stream=True, auth=auth
-            )
-        except requests.exceptions.RequestException as error:
+            return session.get(url, timeout=timeout, allow_redirects=False, stream=True, auth=auth)
+        except RequestException as error:
             raise TallyFailed(self._failure(url, error)) from None
 
     def _body(self, url: str, response: requests.Response) -> bytes:
         """The body, read in small steps: decompressed, within ``max_page_bytes`` and within
         ``timeout`` seconds of the answer's start (a board dripping bytes to hold the read
         open is cut off there)."""
+        from urllib3.exceptions import HTTPError, ReadTimeoutError
+
         limit = self.options.max_page_bytes
         inflater = _Inflater(response.headers.get("Content-Encoding", ""), url)
         deadline = time.monotonic() + self.options.timeout
@@ -444,6 +488,9 @@ class Fetcher:
 
     def _failure(self, url: str, error: requests.exceptions.RequestException) -> str:
         """The Chinese message for a request that failed after its retries."""
+        import requests
+        from urllib3.exceptions import ProtocolError, ReadTimeoutError
+
         tries = f"（试了 {self.options.retries + 1} 次）"
         cause = getattr(error.args[0], "reason", None) if error.args else None
         if isinstance(error, requests.exceptions.Timeout) or isinstance(cause, ReadTimeoutError):
@@ -562,6 +609,8 @@ def _http_reason(status: int) -> str:
 def _server_clock(response: requests.Response) -> tuple[datetime, bool]:
     """The server's Date header (the board's clock, to the second) when it sends one, else
     ours; and whether it is the board's."""
+    from email.utils import parsedate_to_datetime
+
     try:
         found = parsedate_to_datetime(response.headers["Date"])
     except (KeyError, TypeError, ValueError):

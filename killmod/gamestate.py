@@ -10,12 +10,14 @@ state is the roster the store derives from the same events.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from killmod.flows import flow_for
 from killmod.flows.base import Flow
 from killmod.model import GameOver, Roster, Stage
-from killmod.store import Event, Game
+
+if TYPE_CHECKING:  # a tally from a roster file opens no game file
+    from killmod.store import Event, Game
 
 # The events that make up a round's day: its votes, and the suicides that end or restart it;
 # a judge's decision that takes the place of the vote (X 认匪) ends it too.

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from killmod.errors import BadInput
 from killmod.gamestate import day_goes_on, day_rounds
 from killmod.model import GameOver, TallyResult
-from killmod.store import INIT, UNDO, Game
 from killmod.times import format_iso
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a count from a roster file checks its thread without a game file
     from killmod.flows.base import Flow
+    from killmod.store import Game
     from killmod.thread import Thread
 
 # How a vote thread's title names a rule set (after NFKC: full-width forms read as ASCII).
@@ -128,6 +128,8 @@ def started_in_progress(game: Game) -> bool:
     carried warnings): then the first round recorded may be any round."""
     if any(not player.alive for player in game.initial_players()):
         return True
+    from killmod.store import INIT
+
     init = [step.id for step in game.steps() if step.kind == INIT]
     return bool(init) and any(event.step == init[0] for event in game.events())
 
@@ -135,6 +137,8 @@ def started_in_progress(game: Game) -> bool:
 def refuse_unless_latest(game: Game, step_id: int | None, what: str, latest: str) -> None:
     """A record may be recorded again only when no other step came after its step
     (``latest`` names what may be: 一夜, 一轮)."""
+    from killmod.store import UNDO
+
     later = [step for step in game.steps() if step.id > (step_id or 0) and step.kind != UNDO]
     if later:
         raise BadInput(
@@ -185,8 +189,9 @@ def refuse_same_thread(
                 "投票帖或轮次弄错了？同一份投票不能记录成两轮。"
             )
         if row["source"] == source and row["deadline"] == deadline:
+            shown = datetime.fromisoformat(deadline).strftime("%Y-%m-%d %H:%M:%S")
             raise BadInput(
-                f"第 {row['round']} 轮已经用同一个投票帖和同一个截止时间（{deadline}）记录过："
+                f"第 {row['round']} 轮已经用同一个投票帖和同一个截止时间（{shown}）记录过："
                 "投票帖或截止时间弄错了？"
             )
 

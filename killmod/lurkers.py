@@ -37,7 +37,6 @@ from killmod.redact import redact_url
 from killmod.rules import announced_camp, rule_set
 from killmod.store import Delivery, Game
 from killmod.thread import Thread, read_thread
-from scrapers.profile import load_profile
 
 # Deaths of a round's own day (the vote, its lottery, drowning, the judge's decision): the
 # player was alive during its window.  Any other death of the round (the night's kill or
@@ -175,10 +174,21 @@ def read_game_thread(
     profile: Path | None,
     fetching: FetchOptions | None,
 ) -> Thread:
-    """Read the game thread, the pages the cache already holds from the cache."""
-    loaded = load_profile(profile) if profile is not None else None
+    """Read the game thread, the pages the cache already holds from the cache.  Who posted
+    when is all a game thread is read for: no post's edits are looked at."""
+    loaded = None
+    if profile is not None:
+        from scrapers.profile import load_profile
+
+        loaded = load_profile(profile)
     with Fetcher(fetching or FetchOptions()) as fetcher:
-        return read_thread(source, tz=tz, forum=forum, profile=loaded, fetcher=fetcher, tail=True)
+        return read_thread(
+            source, tz=tz, forum=forum, profile=loaded, fetcher=fetcher, tail=True, edits=_none
+        )
+
+
+def _none(posts: tuple[Post, ...]) -> tuple[int, ...]:
+    return ()
 
 
 def _rule_minimum(rules: ModuleType) -> int:

@@ -52,13 +52,15 @@ class Post:
 class Page:
     """One fetched page of a thread, parsed: its posts and what it says about itself —
     its page number, how many pages its page bar shows, the thread's title and the
-    thread's id on the board (None where the page does not show them)."""
+    thread's id on the board (None where the page does not show them), and whether the
+    view shows only the first part of a longer thread (the printable view's 100 posts)."""
 
     posts: tuple[Post, ...]
     page_no: int
     page_count: int
     title: str | None = None
     thread_id: str | None = None
+    partial: bool = False  # the view stops at its limit: the thread may go on past it
 
 
 @dataclass(frozen=True)
@@ -215,13 +217,24 @@ class GameWarning:
 
 
 @dataclass(frozen=True)
+class ViewRead:
+    """One view of a thread that was read (``api``, ``printable``, ``pages``, ``archiver``,
+    ``saved``), how many of its pages, and why (in Chinese, for the audit)."""
+
+    view: str
+    pages: int
+    why: str
+
+
+@dataclass(frozen=True)
 class Source:
-    """Where the posts came from."""
+    """Where the posts came from, and which views of the thread were read for them."""
 
     url: str
     title: str | None
     pages: int
     posts: int
+    views: tuple[ViewRead, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ def record_night(
         until = announced + r12.ZHASHI if kills or vetoes else None
         existing = standing_night(game, round_no)
         if existing and not replace:
-            raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at)
+            raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at, roster.timezone)
         if existing:
             refuse_unless_latest(game, existing.step, f"第 {round_no} 轮的夜晚", "一夜")
         else:
@@ -163,6 +163,11 @@ def night_json(night: Night) -> dict:
         "zhashi_until": format_iso(night.zhashi_until) if night.zhashi_until else None,
         "winner": night.winner.winner if night.winner else None,
     }
+
+
+def veto_used(game: Game) -> bool:
+    """Whether the 检查官's one-time veto (否决权只有一次使用机会) was used on a recorded night."""
+    return any(event.data.get("veto") for event in game.events("night"))
 
 
 def standing_night(game: Game, round_no: int) -> Event | None:

@@ -65,7 +65,9 @@ def record_set_night(
         step.describe(round_no=round_no)
         existing = standing_night(game, round_no)
         if existing and not replace:
-            raise already_recorded(f"第 {night_no} 夜", existing.recorded_at)
+            raise already_recorded(
+                f"第 {night_no} 夜", existing.recorded_at, game.roster().timezone
+            )
         if existing:
             refuse_unless_latest(game, existing.step, f"第 {existing.data['night']} 夜", "一夜")
         else:

@@ -178,6 +178,7 @@ def private_options(*aliases: str) -> Callable:
             *aliases,
             "private_dir",
             type=click.Path(path_type=Path),
+            metavar="文件夹",
             help="保密内容写进这个文件夹（只有你能读；默认：游戏文件旁的 <游戏文件名>-private）",
         )(with_outputs)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urldefrag
 from zoneinfo import ZoneInfo
 
@@ -24,7 +25,9 @@ from killmod.identity import Expected, mismatch
 from killmod.model import Page
 from scrapers.base import Scraper, has_html_end
 from scrapers.board_messages import board_message
-from scrapers.profile import Profile, ProfileScraper
+
+if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
+    from scrapers.profile import Profile
 
 
 def read_page(
@@ -37,9 +40,8 @@ def read_page(
 ) -> tuple[Scraper, Page]:
     """Fetch one page afresh and parse it (as ``forum`` when given); it must be the page
     ``expected`` (default: the page the URL names)."""
-    return parse_fetched(
-        fetcher.fetch(url), fetcher, tz=tz, forum=forum, profile=None, expected=expected
-    )
+    fetched = fetcher.fetch(url, again_on_redirect=again_on_redirect(forum))
+    return parse_fetched(fetched, fetcher, tz=tz, forum=forum, profile=None, expected=expected)
 
 
 def read_at(
@@ -57,7 +59,7 @@ def read_at(
     kept = parsed_before(url, fetcher, cached=cached, tz=tz, forum=forum, profile=profile)
     if kept is not None:
         return *kept, True, url
-    fetched = fetcher.fetch(url, cached=cached)
+    fetched = fetcher.fetch(url, cached=cached, again_on_redirect=again_on_redirect(forum))
     scraper, page = parse_fetched(fetched, fetcher, tz=tz, forum=forum, profile=profile)
     landed = urldefrag(fetched.final_url)[0] if fetched.final_url else url
     return scraper, page, fetched.cached, landed
@@ -104,28 +106,70 @@ def parse_fetched(
     names) and keep it in the cache with its posts.
 
     A cached page that no longer reads is fetched again; so is, once, a page that is not
-    the page asked for, which then fails naming it.
+    the page asked for, which then fails naming it.  A page fetched again that holds what
+    the cache's copy held (its ``fingerprint``) is not parsed again: its posts are the
+    cached copy's.
     """
+    unchanged = _unchanged(fetched, fetcher, tz=tz, forum=forum, profile=profile)
+    if (
+        unchanged is not None
+        and mismatch(unchanged[1], expected or _named_by(unchanged[0], fetched.url)) is None
+    ):
+        return unchanged
     try:
         scraper, page = _parse_checked(fetched, tz=tz, forum=forum, profile=profile)
     except KillmodError:
         if not fetched.cached:
             raise
-        fetched = fetcher.fetch(fetched.url)
+        fetched = fetcher.fetch(fetched.url, again_on_redirect=again_on_redirect(forum))
         scraper, page = _parse_checked(fetched, tz=tz, forum=forum, profile=profile)
     problem = mismatch(page, expected or _named_by(scraper, fetched.url))
     if problem is not None:
-        fetched = fetcher.fetch(fetched.url)
+        fetched = fetcher.fetch(fetched.url, again_on_redirect=again_on_redirect(forum))
         scraper, page = _parse_checked(fetched, tz=tz, forum=forum, profile=profile)
         problem = mismatch(page, expected or _named_by(scraper, fetched.url))
         if problem is not None:
             raise TallyFailed(
                 f"论坛给的不是要读的那一页：{fetched.url}（{problem}；重新读取一次后仍是如此）"
             )
-    parsed = ParsedPage(scraper.NAME, tz.key, page) if profile is None else None
-    if fetcher.cache is not None and (parsed is not None or not fetched.cached):
+    if fetcher.cache is not None and (profile is None or not fetched.cached):
+        kept = fingerprint(scraper, fetched.body)
+        parsed = ParsedPage(scraper.NAME, tz.key, page, kept) if profile is None else None
         fetcher.cache.put(fetched, parsed)
     return scraper, page
+
+
+def fingerprint(scraper: Scraper, body: bytes) -> str:
+    """What a page holds, for telling a page fetched again from the one before: the
+    scraper's own ``fingerprint`` (the mobile API's leaves out the session fields that
+    change on every answer), else the SHA-256 of the bytes."""
+    import hashlib
+
+    own = getattr(scraper, "fingerprint", None)
+    return own(body) if own is not None else hashlib.sha256(body).hexdigest()
+
+
+def _unchanged(
+    fetched: Fetched, fetcher: Fetcher, *, tz: ZoneInfo, forum: str | None, profile: Profile | None
+) -> tuple[Scraper, Page] | None:
+    """The cache's parse of a page fetched afresh, when the page holds what the cached copy
+    held (a re-tally of pages that did not change parses none of them)."""
+    if profile is not None or fetcher.cache is None or fetched.cached:
+        return None
+    kept = fetcher.cache.get_parsed(fetched.url, tz.key)
+    if kept is None or kept.fingerprint is None or forum not in (None, kept.scraper):
+        return None
+    scraper = scrapers.by_name(kept.scraper)
+    if fingerprint(scraper, fetched.body) != kept.fingerprint:
+        return None
+    _check_redirect(fetched, scraper)
+    return scraper, kept.page
+
+
+def again_on_redirect(forum: str | None) -> bool:
+    """Whether a redirect of a page of the format ``forum`` is asked again rather than
+    followed (the format says so: ``AGAIN_ON_REDIRECT``)."""
+    return bool(forum) and getattr(scrapers.by_name(forum), "AGAIN_ON_REDIRECT", False)
 
 
 def _named_by(scraper: Scraper, url: str) -> Expected:
@@ -140,18 +184,24 @@ def _parse_checked(
     """A whole page parsed; a redirect to another thread is refused."""
     _check_complete(fetched)
     scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile)
+    _check_redirect(fetched, scraper)
+    return scraper, page
+
+
+def _check_redirect(fetched: Fetched, scraper: Scraper) -> None:
+    """A redirect to another thread is refused."""
     if fetched.final_url is not None:
         asked, went = scraper.address(fetched.url), scraper.address(fetched.final_url)
         if None not in (asked.thread, went.thread) and asked.thread != went.thread:
             raise TallyFailed(
                 f"论坛把这一页重定向到了另一个帖子（{fetched.final_url}），已拒绝：{fetched.url}"
             )
-    return scraper, page
 
 
 def _check_complete(fetched: Fetched) -> None:
-    """A page cut off in transfer (no ``</html>``) is an error, not a short page."""
-    if not has_html_end(fetched.body):
+    """A page cut off in transfer (no ``</html>``) is an error, not a short page.  A JSON
+    answer (the mobile API's) has no ``</html>``: its parser refuses one cut off."""
+    if not has_html_end(fetched.body) and fetched.body.lstrip()[:1] != b"{":
         raise TallyFailed(f"页面不完整（没有读到页面结尾，可能传输中断）：{fetched.url}")
 
 
@@ -169,6 +219,8 @@ def parse_page(
     html = decode_html(fetched.body, charset or fetched.header_charset, source=fetched.url)
     try:
         if profile is not None:
+            from scrapers.profile import ProfileScraper
+
             scraper: Scraper = ProfileScraper(profile)
         else:
             scraper = scrapers.by_name(forum) if forum else scrapers.pick(fetched.url, html)
@@ -182,7 +234,9 @@ def parse_page(
         )
     except (TallyFailed, BadInput) as error:
         _fail_with_board_message(fetched.url, html)
-        raise TallyFailed(f"{fetched.url}：{error.message}") from None
+        # A TallyFailed keeps its kind (the API reader's ApiClosed tells the plan to fall back).
+        failure = type(error) if isinstance(error, TallyFailed) else TallyFailed
+        raise failure(f"{fetched.url}：{error.message}") from None
     except KillmodError:
         raise
     except Exception as error:  # a page no rule of the scraper foresaw: say which page

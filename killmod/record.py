@@ -17,7 +17,6 @@ from dataclasses import replace as dataclass_replace
 from datetime import datetime
 from typing import Any
 
-from killmod.announce import tally_json
 from killmod.errors import BadInput
 from killmod.gamestate import verdict_for
 from killmod.guards import expect_day, refuse_if_over, refuse_same_thread
@@ -25,14 +24,16 @@ from killmod.model import GameOver, GameWarning, Post, Recorded, TallyResult
 from killmod.redact import redact_url
 from killmod.rules import rule_set
 from killmod.store import Delivery, Game, post_row
+from killmod.tallydoc import tally_json
 from killmod.thread import Thread
 from killmod.threads import VOTE, remember
-from killmod.times import format_iso
+from killmod.times import format_iso, local_text
 
 
-def already_recorded(what: str, recorded_at: str | None) -> BadInput:
-    """The refusal to record ``what`` again without ``--replace`` (the old record is kept)."""
-    when = f"（{recorded_at}）" if recorded_at else ""
+def already_recorded(what: str, recorded_at: str | None, timezone: str) -> BadInput:
+    """The refusal to record ``what`` again without ``--replace`` (the old record is kept);
+    when it was recorded is said in the game's time zone (``timezone``)."""
+    when = f"（{local_text(recorded_at, timezone)} 记录）" if recorded_at else ""
     return BadInput(f"{what}已经记录过{when}。要重新记录请加 --replace，旧记录会保留在事件记录里。")
 
 
@@ -68,7 +69,8 @@ def record_tally(
     snapshot = snapshot_hash(thread.posts)
     deadline = format_iso(result.deadline)
     source = redact_url(thread.source)  # a login in the address is never kept
-    title = f"第 {result.round} 轮的投票（{thread.title or source}，截止 {deadline}）"
+    shown = result.deadline.strftime("%Y-%m-%d %H:%M:%S")  # the game's time zone, as judges write
+    title = f"第 {result.round} 轮的投票（{thread.title or source}，截止 {shown}）"
     with game.transaction(title, kind="tally", round_no=result.round, based_on=based_on) as step:
         if not replace:
             refuse_if_over(game)

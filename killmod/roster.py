@@ -19,11 +19,13 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from killmod.errors import BadInput
+from killmod.limits import MAX_SEAT, MAX_UID
 from killmod.model import FormerHolder, Player, Roster
 from killmod.names import fold
 from killmod.roles import canonical_role, not_a_role, roles_of
+from killmod.rules import RULE_SETS, canonical_name
 
-RULES = ("1.2", "v4", "x", "1.0", "2.0")
+RULES = tuple(RULE_SETS)
 # The 2.0 花样玩法: 鬼匪, 毒药, 守护神 and the two-guardian (警神/匪神) setting.
 VARIANTS = ("ghost", "poison", "guardian", "double-guardian")
 VARIANT_RULES = "2.0"
@@ -42,10 +44,6 @@ CODE_RULES = "v4"
 PLAYER_KEYS = ("seat", "name", "uid", "aliases", "alive", "role", "former")
 FORMER_KEYS = ("name", "until", "uid")
 JUDGE_KEYS = ("name", "uid")
-# Seats are a game's numbers (1.2 has 16, the largest table 25); uids are a board's
-# user ids, which SQLite keeps as 64-bit integers.
-MAX_SEAT = 999
-MAX_UID = 2**63 - 1
 # Warnings carried into a set whose warnings never escalate: at most this many.
 MAX_CARRIED = 9
 TIME_LAYOUTS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
@@ -360,9 +358,12 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
 def _rules(top: TomlTable) -> str:
     if isinstance(top.data.get("rules"), float):
         raise top.fail("rules", f'要加引号，如 rules = "{top.data["rules"]}"')
-    rules = top.string("rules") or "1.2"
-    if rules not in RULES:
-        raise top.fail("rules", f"写的是{show(rules)}，不是已知的规则（可用：{'、'.join(RULES)}）")
+    written = top.string("rules") or "1.2"
+    rules = canonical_name(written)
+    if rules is None:
+        raise top.fail(
+            "rules", f"写的是{show(written)}，不是已知的规则（可用：1.2、V4.0、X、1.0、2.0）"
+        )
     return rules
 
 

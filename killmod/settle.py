@@ -29,7 +29,7 @@ from killmod.count import MINUTE
 from killmod.errors import KillmodError
 from killmod.fetch import Fetcher
 from killmod.identity import Expected, expected_after
-from killmod.model import Page, Post
+from killmod.model import Page, Post, ViewRead
 from killmod.names import fold
 from killmod.pages import read_page
 from killmod.thread import Thread
@@ -64,12 +64,18 @@ def settle_times(
     if not pending or archiver is None:
         return thread
     since = min(post.posted_at for post in pending)
+    reader = _Archiver(archiver, fetcher, tz)
     try:
-        archived = _archived_since(archiver, since, fetcher, tz=tz, guess=thread.pages)
+        archived = _archived_since(reader, since, guess=thread.pages)
     except KillmodError as error:
         log.warning("无法用归档页确认秒数，与截止同一分钟的帖子仍只精确到分钟：%s", error.message)
-        return thread
+        failed = ViewRead(
+            "archiver", len(reader.read), "归档页读不出，与截止同一分钟的帖子仍只到分钟"
+        )
+        return replace(thread, views=(*thread.views, failed))
     seconds = _match(pending, archived)
+    why = f"归档页：与截止同一分钟的 {len(pending)} 帖，确认了 {len(seconds)} 帖的秒数"
+    thread = replace(thread, views=(*thread.views, ViewRead("archiver", len(reader.read), why)))
     if not seconds:
         return thread
     posts = tuple(
@@ -93,12 +99,9 @@ def archiver_url(url: str) -> str | None:
     return urljoin(url, f"archiver/?tid-{tids[0]}.html")
 
 
-def _archived_since(
-    url: str, since: datetime, fetcher: Fetcher, *, tz: ZoneInfo, guess: int
-) -> list[Post]:
+def _archived_since(archiver: _Archiver, since: datetime, *, guess: int) -> list[Post]:
     """The archiver's posts, read from its last page back to one that starts before ``since``;
     ``guess`` is the page the last one probably is (the thread's own page count)."""
-    archiver = _Archiver(url, fetcher, tz)
     last = archiver.last_page(guess)
     posts: list[Post] = []
     for n in range(last.page_no, 0, -1):

@@ -43,9 +43,10 @@ from killmod.dbfile import (
 )
 from killmod.errors import BadInput, KillmodError
 from killmod.model import FormerHolder, GameOver, Player, Post, Roster
-from killmod.times import format_iso
+from killmod.times import format_iso, local_text
 
 __all__ = [
+    "BOARD",
     "SCHEMA_VERSION",
     "Event",
     "Game",
@@ -73,9 +74,14 @@ KIND_NAMES = {
     "out": "被法官判出局",
     "thread": "记下的帖子地址",
     "vote_opened": "开始投票（截止时间）",
+    "board": "论坛上的发帖和站内短信",
+    "judge": "法官的论坛 uid",
 }
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
+# What was posted on the board or sent by 站内短信 (``killmod.outbox``): a log of the
+# world, not of the game — never undone, and no step of the game's own comes after it.
+BOARD = "board"
 
 
 class GameChanged(KillmodError):
@@ -306,16 +312,20 @@ class Game:
         return self.db.execute("select coalesce(max(id), 0) from steps").fetchone()[0]
 
     def steps(self, *, include_void: bool = False) -> list[StepRecord]:
-        """The current game's recorded steps in order (voided ones only when asked)."""
-        sql = "select * from steps where id > ? and kind is not null"
+        """The current game's recorded steps in order (voided ones only when asked), the
+        board's log (``BOARD``) left out: it records the world, not the game."""
+        sql = "select * from steps where id > ? and kind is not null and kind != 'board'"
         if not include_void:
             sql += " and void = 0"
         return [_step_record(row) for row in self.db.query(sql + " order by id", [self._since[2]])]
 
     def steps_since(self, head: int) -> list[StepRecord]:
         """The steps recorded after ``head``, any game (by another killmod, while this one
-        computed)."""
-        rows = self.db.query("select * from steps where id > ? order by id", [head])
+        computed); the board's log is no change to the game."""
+        rows = self.db.query(
+            "select * from steps where id > ? and coalesce(kind, '') != 'board' order by id",
+            [head],
+        )
         return [_step_record(row) for row in rows]
 
     def last_step(self) -> StepRecord | None:
@@ -345,7 +355,10 @@ class Game:
         since = self.steps_since(based_on) if based_on is not None else []
         others = [other for other in since if other.id != step.id]
         if others:
-            titles = "；".join(f"{other.title}（{other.recorded_at}）" for other in others)
+            timezone = self.roster().timezone
+            titles = "；".join(
+                f"{other.title}（{local_text(other.recorded_at, timezone)}）" for other in others
+            )
             raise GameChanged(
                 f"本命令运行期间，另一个 killmod 在游戏文件 {self.path} 里记录了：{titles}。"
                 "本次没有记录：请重新运行这条命令。"
@@ -586,6 +599,8 @@ class Game:
             row["name"] for row in self.db.query("select name from substitutes order by position")
         ]
         warnings: dict[int, int] = {}
+        judges = list(self.setting("judges"))
+        judge_uids = dict(self.setting("judge_uids") or {})
         for event in self.events():
             if without_tally is not None and event.data.get("tally_id") == without_tally:
                 continue
@@ -601,12 +616,16 @@ class Game:
                 if event.data["new"] in queue:
                     queue.remove(event.data["new"])
                 warnings.pop(seat, None)  # a new holder starts without warnings
+            elif event.kind == "judge":  # ``killmod judge``: a judge's uid after the set-up
+                if event.data["name"] not in judges:
+                    judges.append(event.data["name"])
+                judge_uids[event.data["name"]] = event.data["uid"]
         return Roster(
             players=tuple(players[seat] for seat in sorted(players)),
             rules=self.setting("rules"),
             timezone=self.setting("timezone"),
-            judges=tuple(self.setting("judges")),
-            judge_uids=dict(self.setting("judge_uids") or {}),
+            judges=tuple(judges),
+            judge_uids=judge_uids,
             substitutes=tuple(queue),
             variants=tuple(self.setting("variants") or ()),
             warnings=warnings,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -35,11 +36,11 @@ from killmod.rules import rule_set
 from killmod.rulings import Ruling, load_rulings, resolve
 from killmod.settle import settle_times
 from killmod.thread import Thread, read_thread
-from scrapers.profile import Profile, load_profile
 
 if TYPE_CHECKING:
     from killmod.days import DayPlan
     from killmod.store import Delivery, Game
+    from scrapers.profile import Profile
 
 logger = logging.getLogger("killmod.tally")
 
@@ -89,9 +90,13 @@ def tally(
     ``deliver`` renders what the judge receives from the recorded result, written
     before the step is committed.
     """
-    from killmod.store import Game
+    if roster is None:  # the SQLite library is imported only for a game file
+        from killmod.store import Game
 
-    with Game.using(game if roster is None else None) as opened:
+        using = Game.using(game)
+    else:
+        using = nullcontext(None)
+    with using as opened:
         return _tally(
             source,
             deadline=deadline,
@@ -131,7 +136,7 @@ def _tally(
     now: datetime | None,
     deliver: Callable[[TallyResult], Delivery] | None,
 ) -> TallyResult:
-    read = _read_vote(
+    thread, roster, plan, head, deadline, round_no = _read_vote(
         source,
         deadline=deadline,
         roster=roster,
@@ -139,12 +144,12 @@ def _tally(
         round_no=round_no,
         record=record,
         replace_record=replace_record,
+        options=options,
         phase=phase,
         forum=forum,
         profile=profile,
         fetching=fetching,
     )
-    thread, roster, plan, head, deadline, round_no = read
     tz = ZoneInfo(roster.timezone)
     now = (now or datetime.now(tz)).astimezone(tz)
     before = refuse_early(deadline, now, early=early) if record else now < deadline
@@ -184,9 +189,14 @@ def count_so_far(
     """The vote count during the day (临时票型) of the vote thread at ``source``, as of
     ``as_of``: a floor, ``"now"`` or a time (``killmod.provisional``).  Read as
     :func:`tally` reads; never recorded."""
-    from killmod.store import Game
+    if roster is None:  # the SQLite library is imported only for a game file
+        from killmod.store import Game
 
-    with Game.using(game if roster is None else None) as opened:
+        using = Game.using(game)
+    else:
+        using = nullcontext(None)
+    options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time)
+    with using as opened:
         thread, roster, plan, _, deadline, round_no = _read_vote(
             source,
             deadline=deadline,
@@ -195,19 +205,14 @@ def count_so_far(
             round_no=round_no,
             record=False,
             replace_record=False,
+            options=options,
             phase=phase,
             forum=forum,
             profile=profile,
             fetching=fetching or FetchOptions(),
         )
         tz = ZoneInfo(roster.timezone)
-        options = _with_rulings(
-            TallyOptions(edits=edits, ambiguous_time=ambiguous_time),
-            rulings,
-            opened,
-            round_no,
-            thread,
-        )
+        options = _with_rulings(options, rulings, opened, round_no, thread)
         counted = provisional_count(
             thread,
             roster,
@@ -231,6 +236,7 @@ def _read_vote(
     round_no: int | None,
     record: bool,
     replace_record: bool,
+    options: TallyOptions,
     phase: str | None,
     forum: str | None,
     profile: Profile | str | Path | None,
@@ -239,7 +245,6 @@ def _read_vote(
     """The vote to count: its thread read (times in the deadline's minute settled), the
     seats, the day's plan, the file's head, the deadline and the round."""
     from killmod.days import plan_day, roster_plan
-    from killmod.threads import VOTE, thread_or_remembered
 
     if roster is None:
         if game is None:
@@ -252,7 +257,7 @@ def _read_vote(
         roster = load_roster(Path(roster))
     if record and game is None:
         raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
-    source = thread_or_remembered(game, source, thread=VOTE, round_no=round_no)
+    source = vote_thread_or_remembered(game, source, round_no)
     deadline = deadline_or_opened(game, deadline, round_no)
     if game is None:
         plan = roster_plan(roster, phase)
@@ -260,16 +265,33 @@ def _read_vote(
         replacing = record and replace_record
         plan = plan_day(game, round_no, phase=phase, recording=record, replacing=replacing)
     head = game.head() if game is not None else None
-    if profile is not None and not isinstance(profile, Profile):
-        profile = load_profile(Path(profile))
+    if profile is not None:
+        from scrapers.profile import Profile, load_profile
+
+        if not isinstance(profile, Profile):
+            profile = load_profile(Path(profile))
     tz = ZoneInfo(roster.timezone)
+    needed = edits_needed(roster, deadline, round_no=round_no or 1, options=options, plan=plan)
     with Fetcher(fetching) as fetcher:
-        thread = read_thread(source, tz=tz, forum=forum, profile=profile, fetcher=fetcher)
+        thread = read_thread(
+            source, tz=tz, forum=forum, profile=profile, fetcher=fetcher, edits=needed
+        )
         if game is not None:
             refuse_other_rules(thread.title, roster.rules, game.path)
         deadline = resolve_deadline(deadline, thread, tz)
         thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
     return thread, roster, plan, head, deadline, round_no
+
+
+def vote_thread_or_remembered(game: Game | None, source: str | None, round_no: int | None) -> str:
+    """``source``, else the round's vote thread the game file remembers."""
+    if source:
+        return source
+    if game is None:
+        raise BadInput(f"请给出第 {round_no or 1} 轮的投票帖（网址、保存的网页或文件夹）。")
+    from killmod.threads import VOTE, thread_or_remembered
+
+    return thread_or_remembered(game, source, thread=VOTE, round_no=round_no)
 
 
 def deadline_or_opened(
@@ -341,7 +363,9 @@ def tally_thread(
     name, who is silenced, how posts are read, and what the count leads to.
     """
     deadline = resolve_deadline(deadline, thread, ZoneInfo(roster.timezone))
-    source = Source(redact_url(thread.source), thread.title, thread.pages, len(thread.posts))
+    source = Source(
+        redact_url(thread.source), thread.title, thread.pages, len(thread.posts), thread.views
+    )
     result = count_votes(
         thread.posts,
         roster,
@@ -355,6 +379,50 @@ def tally_thread(
     )
     result = plan.settle(result) if plan else result
     return _note_settled(result, set(thread.settled))
+
+
+# Verdicts the tally gives before it looks at an edit (``killmod.count``): such a post is
+# rejected whether or not it was edited.  Every other post's edits may change the count.
+_DECIDED_BEFORE_EDITS = frozenset(
+    {
+        "judge",
+        "not_player",
+        "replaced",
+        "dead",
+        "ignored",
+        "earlier_vote",
+        "late",
+        "time_ambiguous",
+        "proxy",
+        "no_vote",
+        "ambiguous",
+        "unknown_target",
+        "invalid_target",
+    }
+)
+
+
+def edits_needed(
+    roster: Roster,
+    deadline: str | datetime,
+    *,
+    round_no: int,
+    options: TallyOptions,
+    plan: DayPlan | None,
+) -> Callable[[tuple[Post, ...]], list[int]]:
+    """Which posts' edits the tally needs, from the posts as read (their edits not yet
+    known): the ballots it would count or supersede — a post it rejects for another reason
+    is rejected, edited or not (``killmod.plan`` reads the edit notices of these only)."""
+
+    def needed(posts: tuple[Post, ...]) -> list[int]:
+        thread = Thread("", None, 1, posts, "")
+        unruled = replace(options, rulings=())  # a ruling only ever skips the edit check
+        result = tally_thread(
+            thread, roster, deadline=deadline, round_no=round_no, options=unruled, plan=plan
+        )
+        return [v.pid for v in result.verdicts if v.verdict not in _DECIDED_BEFORE_EDITS]
+
+    return needed
 
 
 def resolve_deadline(deadline: str | datetime, thread: Thread, tz: ZoneInfo) -> datetime:

@@ -16,23 +16,35 @@ is read by ``killmod.pages``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from killmod.errors import BadInput, TallyFailed
 from killmod.fetch import Fetched, Fetcher, FetchOptions
 from killmod.identity import Expected, check_saved, expected_after
-from killmod.model import Page, Post
-from killmod.pages import parse_fetched, parse_page, parsed_before, read_at, saved_page
+from killmod.model import Page, Post, ViewRead
+from killmod.pages import (
+    again_on_redirect,
+    parse_fetched,
+    parse_page,
+    parsed_before,
+    read_at,
+    saved_page,
+)
 from killmod.workers import Assignment, page_workers
 from scrapers.base import Scraper
-from scrapers.profile import Profile
+
+if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
+    from scrapers.profile import Profile
 
 
 @dataclass(frozen=True)
 class Thread:
-    """All posts of a thread, in posting order, and where they came from."""
+    """All posts of a thread, in posting order, where they came from and which views of
+    the thread were read for them (``views``, for the audit)."""
 
     source: str
     title: str | None
@@ -40,6 +52,12 @@ class Thread:
     posts: tuple[Post, ...]
     scraper: str
     settled: tuple[int, ...] = ()  # pids whose seconds were read from a view with seconds
+    views: tuple[ViewRead, ...] = ()
+
+
+# Which posts' edits a reader needs to know (their pids), from the posts as read: the board's
+# edit notice is shown by some views only (``killmod.plan``).  None: every post's.
+EditsNeeded = Callable[[tuple[Post, ...]], Collection[int]]
 
 
 def read_thread(
@@ -51,22 +69,33 @@ def read_thread(
     profile: Profile | None = None,
     fetcher: Fetcher | None = None,
     tail: bool = False,
+    edits: EditsNeeded | None = None,
 ) -> Thread:
-    """Read every page of the thread at ``source`` (http(s) URL, HTML file or folder).
+    """Read every post of the thread at ``source`` (http(s) URL, HTML file or folder).
 
     ``forum`` names the format instead of recognising it; ``profile`` reads the pages as
     the board a profile describes (``scrapers.profile``).  A URL is read with ``fetcher``
-    (default: one fetching ``jobs`` pages at once, no cache); ``tail`` takes the pages
-    before the last one the cache knows from the cache and fetches only the rest.  A
-    folder's pages are parsed ``jobs`` at once (the fetcher's, when given).
+    (default: one fetching ``jobs`` pages at once, no cache) by the board's read plan
+    (``killmod.plan``: the views its ``options.view`` allows, in the fewest requests that
+    give the posts, their exact times and the edits of the posts ``edits`` names); ``tail``
+    takes the pages before the last one the cache knows from the cache and fetches only the
+    rest.  A folder's pages are parsed ``jobs`` at once (the fetcher's, when given).
     """
     if forum and profile:
         raise BadInput("--forum 与 --profile 只能选一个")
     if re.match(r"https?://", source):
+        from killmod.plan import read_url
+
         if fetcher is None:
             with Fetcher(FetchOptions(jobs=jobs)) as own:
-                return _read_url(source, own, tz=tz, forum=forum, profile=profile, tail=tail)
-        return _read_url(source, fetcher, tz=tz, forum=forum, profile=profile, tail=tail)
+                return read_url(
+                    source, own, tz=tz, forum=forum, profile=profile, tail=tail, edits=edits
+                )
+        return read_url(
+            source, fetcher, tz=tz, forum=forum, profile=profile, tail=tail, edits=edits
+        )
+    if fetcher is not None and fetcher.options.view != "auto":
+        raise BadInput(f"--view {fetcher.options.view} 只用于论坛网址，保存的页面按其本身读取")
     path = Path(source)
     jobs = fetcher.options.jobs if fetcher is not None else jobs
     if path.is_dir():
@@ -79,7 +108,7 @@ def read_thread(
     raise BadInput(f"找不到投票帖：{source}（应为网址、保存的网页文件或文件夹）")
 
 
-def _read_url(
+def read_pages(
     url: str,
     fetcher: Fetcher,
     *,
@@ -88,6 +117,8 @@ def _read_url(
     profile: Profile | None,
     tail: bool,
 ) -> Thread:
+    """Every page of the thread at ``url``, in the view the URL (or ``forum``) names, each
+    the page asked for; ``tail``: the pages before the last one known come from the cache."""
     scraper, page, cached, landed = read_at(
         url, fetcher, cached=tail, tz=tz, forum=forum, profile=profile
     )
@@ -133,7 +164,8 @@ def _read_url(
             def then(fetched: Fetched) -> Page:
                 return parse(fetched, numbered[fetched.url])
 
-            fresh = fetcher.fetch_all(rest, cached=cached_urls, then=then)
+            again = again_on_redirect(scraper.NAME) if profile is None else False
+            fresh = fetcher.fetch_all(rest, cached=cached_urls, then=then, again_on_redirect=again)
         else:
             wanted = [expected(numbered[u]) for u in rest]
             fresh = workers.fetch(rest, cached_urls, wanted, progress=fetcher.options.progress)
@@ -191,11 +223,20 @@ def _read_files(
                 for file in rest
             ]
     check_saved(files, [first, *pages])
-    return _assemble(source, [first, *pages], scraper)
+    thread = _assemble(source, [first, *pages], scraper)
+    return replace(thread, views=(ViewRead("saved", len(files), "按保存的页面本身读取，不联网"),))
 
 
 def _assemble(source: str, pages: list[Page], scraper: Scraper) -> Thread:
-    """One post per pid; a post read twice is taken from the page read last."""
+    """One post per pid; a post read twice is taken from the page read last.  A view that
+    shows only the first part of a longer thread (the printable view's 100 posts) is no
+    whole thread."""
+    partial = next((page for page in pages if page.partial), None)
+    if partial is not None:
+        raise TallyFailed(
+            f"这一页只显示帖子的前 {len(partial.posts)} 帖（打印版只显示前 100 帖），"
+            f"这个帖子可能更长：请改用普通帖子页的网址：{source}"
+        )
     by_pid: dict[int, Post] = {}
     for page in pages:
         for post in page.posts:
@@ -206,12 +247,13 @@ def _assemble(source: str, pages: list[Page], scraper: Scraper) -> Thread:
 
 
 def _is_saved_page(path: Path) -> bool:
-    """A file in the folder that holds a web page (a roster or notes beside it do not)."""
+    """A file in the folder that holds a web page or an API answer (a roster or notes
+    beside it do not)."""
     if not path.is_file():
         return False
     with path.open("rb") as file:
         start = file.read(512).lstrip(b"\xef\xbb\xbf \t\r\n")
-    return start.startswith(b"<")
+    return start.startswith((b"<", b"{"))  # a web page, or an answer of the mobile API
 
 
 def _natural_key(path: Path) -> list:

@@ -97,6 +97,16 @@ def parse_edit_notice(text: str, tz: ZoneInfo) -> datetime | None:
     return found[0] if found else None
 
 
+def format_local(moment: datetime, tz: ZoneInfo) -> str:
+    """A moment as the judge writes it, in the game's time zone: ``2019-05-12 22:00:00``."""
+    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def local_text(iso: str, timezone: str) -> str:
+    """A stored ISO time (a step's ``recorded_at``) as :func:`format_local` writes it."""
+    return format_local(datetime.fromisoformat(iso), ZoneInfo(timezone))
+
+
 def format_iso(dt: datetime) -> str:
     """ISO-8601 with seconds and the UTC offset, e.g. "2019-05-12T22:00:00+08:00"."""
     if dt.utcoffset() is None:

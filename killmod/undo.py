@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from killmod import outbox
 from killmod.errors import BadInput
 from killmod.model import GameOver, Roster
 from killmod.status import Status, game_status
@@ -52,6 +53,7 @@ def undo(game: Game, *, deliver: Callable[[Undone], Delivery] | None = None) -> 
         roster = game.roster()
         own = [event for event in game.events() if event.step == target.id]
         effects = tuple(text for text in (describe(e, roster) for e in own) if text)
+        effects += tuple(gone_out(record) for record in outbox.for_step(game, target.id))
         restored = {s.id for s in game.steps(include_void=True) if s.void == target.id}
         game.void_step(target.id)
         game.record(target.round, "undone", None, {"step": target.id, "kind": target.kind})
@@ -65,6 +67,22 @@ def undo(game: Game, *, deliver: Callable[[Undone], Delivery] | None = None) -> 
         if deliver is not None:
             step.deliver(deliver(done))
     return done
+
+
+def gone_out(record: outbox.Record) -> str:
+    """What was posted or sent for an undone step: it stays on the board (nothing secret)."""
+    maybe = "可能已经" if record.state == "sending" else "已经"
+    if record.what == "post":
+        where = f"帖子 {record.data.get('thread')}"
+        pid = f" pid {record.data['pid']}" if record.data.get("pid") else ""
+        return (
+            f"{maybe}回复到{where}的公告（{pid.strip() or '结果不明'}）不会撤回："
+            "请到论坛上删除或发帖更正"
+        )
+    return (
+        f"{maybe}发给 {record.seat}号（uid {record.data.get('uid')}）的站内短信无法收回："
+        "请另发站内短信告诉他作废"
+    )
 
 
 def describe(event: Event, roster: Roster) -> str | None:

@@ -34,12 +34,14 @@ from killmod.model import (
     Verdict,
 )
 from killmod.redact import redact, redact_url
+from killmod.times import local_text
 
 if TYPE_CHECKING:
     from killmod.audit import Audit
     from killmod.chronicle import Chronicle
     from killmod.days import Suicide
     from killmod.flows.base import Check
+    from killmod.inbox import InboxNight
     from killmod.lottery import Lottery, Reveal
     from killmod.lurkers import LurkerReport
     from killmod.night import Night
@@ -338,7 +340,8 @@ def undo_view(done: Undone) -> PublicView:
     """What an undo voided (titles and effects written without secrets) and the game's
     state after it, as ``status`` shows it."""
     status = replace(done.status, roster=public_roster(done.status.roster), hidden={})
-    return PublicView({"undone": replace(done, status=status)})
+    recorded = local_text(done.step.recorded_at, done.status.roster.timezone)
+    return PublicView({"undone": replace(done, status=status), "recorded": recorded})
 
 
 def rules_view(
@@ -753,15 +756,50 @@ def record_view(**recorded: Any) -> PublicView:
     return PublicView(dict(recorded))
 
 
+def roster_template_view(
+    rules: str,
+    title: str,
+    players: int,
+    lines: list[str],
+    code: str | None,
+    variants: tuple[str, ...],
+    file_name: str,
+) -> PublicView:
+    """``killmod new``'s roster to fill in: the set, its count's table line, the seats."""
+    return PublicView(
+        {
+            "rules": rules,
+            "title": title,
+            "players": players,
+            "lines": lines,
+            "code": code,
+            "variants": variants,
+            "seats": list(range(1, players + 1)),
+            "file": file_name,
+        }
+    )
+
+
 # --- private views ------------------------------------------------------------------------
 
 
 def notice_view(
-    player: Player, roster: Roster, partners: list[Player], killer: bool
+    player: Player,
+    rules: str,
+    partners: list[Player],
+    powers: tuple[str, ...],
+    judges: tuple[str, ...],
 ) -> PrivateView:
-    """A player's notice (站内短信) at the deal: seat, role, team partners."""
+    """A player's notice (站内短信) at the deal: seat, role, what the role may do in the
+    rule text's words, team partners, and the judges who sign it."""
     return PrivateView(
-        {"player": player, "rules": roster.rules, "partners": partners, "is_killer": killer}
+        {
+            "player": player,
+            "rules": rules,
+            "partners": partners,
+            "powers": powers,
+            "judges": judges,
+        }
     )
 
 
@@ -807,5 +845,92 @@ def tally_secrets_view(result: TallyResult) -> PrivateView:
         {
             "flags": [f for f in result.flags if f.reason in HIDDEN_FLAGS],
             "names": names(result.roster),
+        }
+    )
+
+
+# --- the night read from the inbox (private) --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InboxChoice:
+    """One of the night's choices as the inbox settles it, in words for the judge."""
+
+    name: str
+    option: str
+    settled: bool
+    value: str
+    by: str
+    why: str
+
+
+@dataclass(frozen=True)
+class InboxLine:
+    """One message read: when, from whom, what it says, and what was made of it."""
+
+    time: str
+    who: str
+    text: str
+    choice: str
+    verdict: str
+    flag: str
+
+
+def inbox_night_view(reading: InboxNight, roster: Roster, explicit: dict[str, Any]) -> PrivateView:
+    """The night's actions as read from the judge's 站内短信, with every message and why it
+    counts or not, and the choices the judge gave himself (``explicit``): for the judge
+    to check before the night is recorded.  Private: it says who acts and on whom."""
+    from killmod.inbox import OPTION_NAMES, REASONS
+
+    seats = names(roster)
+
+    def who(seat: int | None, name: str, uid: int | None = None) -> str:
+        return f"{seat}号 {name}" if seat is not None else f"{name}（uid {uid}，不在名单上）"
+
+    def target_text(option: str, value: Any) -> str:
+        if value in (None, ()):
+            return "不行动"
+        if option == "guard":
+            return "、".join(f"{g}号守护{t}号" for g, t in value)
+        return f"{value}号 {seats.get(value, '')}".rstrip()
+
+    choices = []
+    for decided in reading.decided:
+        given = decided.option in explicit
+        choices.append(
+            InboxChoice(
+                OPTION_NAMES.get(decided.option, decided.option),
+                decided.option,
+                decided.settled or given,
+                target_text(decided.option, explicit[decided.option] if given else decided.value),
+                "法官指定"
+                if given
+                else "、".join(f"{seat}号" for seat in decided.by) or "无人发来",
+                decided.why,
+            )
+        )
+    flags = {
+        "time_ambiguous": "与截止同一分钟，可能在截止之后",
+        "since_ambiguous": "与本夜开始同一分钟",
+    }
+    lines = [
+        InboxLine(
+            f"{read.letter.at:%m-%d %H:%M}",
+            who(read.letter.seat, read.letter.name, read.letter.uid),
+            read.letter.text.replace("\n", " "),
+            OPTION_NAMES.get(read.option, "") if read.option else "",
+            REASONS.get(read.verdict, read.verdict),
+            flags.get(read.flag or "", ""),
+        )
+        for read in reading.reads
+    ]
+    return PrivateView(
+        {
+            "night": reading.night,
+            "since": f"{reading.since:%Y-%m-%d %H:%M}",
+            "until": f"{reading.until:%Y-%m-%d %H:%M:%S}",
+            "choices": choices,
+            "lines": lines,
+            "earlier": reading.earlier,
         }
     )

@@ -88,7 +88,29 @@ def _grammar(verb_word: str, first_chars: str) -> Grammar:
 # A day vote (1.2, V4.0, X), and the pointing round (1.0/2.0 指认), which also reads 投.
 VOTE = _grammar(_VERB_WORD, "投改票跟v弃棄放a")
 POINT = _grammar(rf"(?:{_POINT_WORD}|{_VERB_WORD})", "投改票跟v弃棄放a指")
-_VERB = VOTE.verb
+
+# The night's choices a player sends the judge by 站内短信 (杀 7号, 验 5号, 狙 3…), one
+# grammar per choice (a ``NightChoice`` field, or 1.2's veto).  杀手 and 杀人 are talk,
+# but 1.2's 杀人名单 names the list; 自杀 is no kill.
+_NIGHT_VERBS = {  # choice: (its verbs, the first characters they start with)
+    "kill": (
+        r"(?:杀人名单|殺人名單|(?<![自暗被])(?:杀掉|杀死|殺掉|殺死|[杀殺](?![手人])|刀)"
+        r"|(?<![a-z])kill(?![a-z]))",
+        "杀殺刀k",
+    ),
+    "check": (r"(?:查验|查驗|[验驗]|查|指[认認]|(?<![a-z])check(?![a-z]))", "查验驗指c"),
+    "veto": (r"(?:否[决決](?:权|權)?|否)", "否"),
+    "snipe": (r"(?:狙[杀殺击擊]|狙)", "狙"),
+    "inject": (r"(?:注射|注)", "注"),
+    "silence": (r"(?:沉默|禁言)", "沉禁"),
+    "butterfly": (r"(?:蝶衣)", "蝶"),
+    "possess": (r"(?:附[体體身]|附)", "附"),
+    "pact": (r"(?:生死[状狀])", "生"),
+    "guard": (r"(?:守[护護]|守)", "守"),
+}
+NIGHT = {
+    option: _grammar(verb, first + "弃棄放a") for option, (verb, first) in _NIGHT_VERBS.items()
+}
 
 # A seat: 5, 5号, 5號, 5#, #5, 五号, 十二号, 二十九号, 两号.  Digits followed by a time,
 # a floor or a count (22:00, 5楼, 3票) are not a seat.
@@ -164,10 +186,15 @@ class _Target(NamedTuple):
 
 
 class BallotReader:
-    """Reads post texts for vote intents against one roster, with ``grammar``'s verbs."""
+    """Reads post texts for vote intents against one roster, with ``grammar``'s verbs.
 
-    def __init__(self, roster: Roster, grammar: Grammar = VOTE) -> None:
+    ``bare``: a post that is nothing but a target is a vote for it (a ballot); a night
+    action (``NIGHT``) names its verb.
+    """
+
+    def __init__(self, roster: Roster, grammar: Grammar = VOTE, *, bare: bool = True) -> None:
         self._grammar = grammar
+        self._read_bare = bare
         self._seats = frozenset(p.seat for p in roster.players)
         self._names = _name_table(roster)
         self._player_names = {n: t[0] for n, t in self._names.items() if t[0] is not None}
@@ -184,7 +211,7 @@ class BallotReader:
         intents = self._intents(norm)
         if intents:
             return _resolve(intents)
-        return self._bare(norm) or _NO_INTENT
+        return (self._bare(norm) if self._read_bare else None) or _NO_INTENT
 
     def _target_at(self, text: str, pos: int) -> _Target | None:
         """The seat or known name starting at ``pos``; the longest match wins.

@@ -1,12 +1,14 @@
 """The watch use case: follow a vote thread until the deadline, then give the final count.
 
-Every ``every`` seconds the thread is read again — the pages before the last one known
-from the cache, the rest from the board (``--refresh``: everything on the first read) —
-and counted as of now: the provisional count (``killmod.provisional``: no self votes, no
-warnings, no outcome); an update is given whenever a new ballot arrived.  At the deadline
-plus ``grace`` the thread is tallied as ``killmod tally`` does (every page afresh, times in
-the deadline's minute settled) for the final update — with ``record``, recorded as
-``tally --record`` records it: the same guards, in the same one step.
+Every ``every`` seconds the thread is read again — from the mobile API, only its last
+page (``killmod.plan.poll``: the new posts, whose edits are not looked at until the final
+count); else the pages before the last one known from the cache, the rest from the board
+(``--refresh``: everything on the first read) — and counted as of now: the provisional
+count (``killmod.provisional``: no self votes, no warnings, no outcome); an update is given
+whenever a new ballot arrived.  At the deadline plus ``grace`` the thread is tallied as
+``killmod tally`` does (every page afresh, times in the deadline's minute settled) for the
+final update — with ``record``, recorded as ``tally --record`` records it: the same guards,
+in the same one step.
 The clock is injected (``now``, ``sleep``), so the loop runs in tests without waiting.
 """
 
@@ -25,11 +27,18 @@ from killmod.errors import BadInput, TallyFailed
 from killmod.fetch import Fetcher, FetchOptions
 from killmod.guards import next_day
 from killmod.model import Roster, TallyResult, Verdict
+from killmod.plan import poll
 from killmod.provisional import NOW, Provisional, provisional_count
 from killmod.roster import load_roster
-from killmod.tallying import check_recordable, deadline_or_opened, resolve_deadline, tally
-from killmod.thread import read_thread
-from killmod.threads import VOTE, thread_or_remembered
+from killmod.tallying import (
+    check_recordable,
+    deadline_or_opened,
+    edits_needed,
+    resolve_deadline,
+    tally,
+    vote_thread_or_remembered,
+)
+from killmod.thread import Thread, read_thread
 from scrapers.profile import Profile, load_profile
 
 if TYPE_CHECKING:
@@ -137,7 +146,7 @@ def _watch(
     roster, round_no, plan = _day(roster, game, round_no)
     if record:
         check_recordable(game, round_no, replacing=False)
-    source = thread_or_remembered(game, source, thread=VOTE, round_no=round_no)
+    source = vote_thread_or_remembered(game, source, round_no)
     deadline = deadline_or_opened(game, deadline, round_no)
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
@@ -145,13 +154,25 @@ def _watch(
     fetching = fetching or FetchOptions()
     seen: frozenset[int] | None = None
     end: datetime | None = None
+    needed = edits_needed(
+        roster, deadline, round_no=round_no, options=options or TallyOptions(), plan=plan
+    )
+    thread: Thread | None = None
     with Fetcher(replace(fetching, refresh=False)) as fetcher:
         while end is None or now() < end:
             # --refresh: the first read takes nothing from the cache.
             tail = end is not None or not fetching.refresh
             try:
-                thread = read_thread(
-                    source, tz=tz, forum=forum, profile=profile, fetcher=fetcher, tail=tail
+                # A thread read from the mobile API is followed on its last page alone.
+                followed = poll(thread, fetcher, tz=tz) if thread is not None else None
+                thread = followed or read_thread(
+                    source,
+                    tz=tz,
+                    forum=forum,
+                    profile=profile,
+                    fetcher=fetcher,
+                    tail=tail,
+                    edits=needed,
                 )
             except TallyFailed as error:
                 if end is None:

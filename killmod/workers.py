@@ -30,7 +30,7 @@ from killmod.errors import TallyFailed
 from killmod.fetch import Fetcher, FetchOptions, Progress
 from killmod.identity import Expected
 from killmod.model import Page
-from killmod.pages import parse_fetched, parse_page, saved_page
+from killmod.pages import again_on_redirect, parse_fetched, parse_page, saved_page
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -136,7 +136,8 @@ def _start_worker(assignment: Assignment) -> None:
 
 def _fetch_and_parse(url: str, cached: bool, expected: Expected) -> Page:
     assert _assignment is not None and _fetcher is not None
-    fetched = _fetcher.fetch(url, cached=cached)
+    again = again_on_redirect(_assignment.forum)
+    fetched = _fetcher.fetch(url, cached=cached, again_on_redirect=again)
     return parse_fetched(
         fetched,
         _fetcher,

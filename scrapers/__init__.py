@@ -16,12 +16,15 @@ from scrapers import (
     discuz7_printable,
     discuz_x,
     discuz_x_archiver,
+    discuz_x_mobile,
     discuz_x_printable,
     sohu,
 )
 
-# More specific formats first: a printable or archiver page is no viewthread page.
+# More specific formats first: an API answer, a printable or archiver page is no viewthread
+# page.
 SCRAPERS: tuple[ModuleType, ...] = (
+    discuz_x_mobile,
     discuz_x_printable,
     discuz_x_archiver,
     sohu,

@@ -89,6 +89,40 @@ def address(url: str) -> Address:
     return Address(tid, int(page) if page.isdigit() else None)
 
 
+# Where the board's root is in the path of each view's URL, and how the view names the tid.
+_VIEW_PATHS = re.compile(
+    r"^(?P<root>.*/)(?:forum\.php|thread-(?P<rewritten>\d+)-\d+-\d+\.html"
+    r"|archiver/(?:tid-(?P<archived>\d+)\.html)?|api/mobile/index\.php)$"
+)
+_ARCHIVER_QUERY = re.compile(r"^tid-(\d+)")
+
+
+def board_root(url: str) -> tuple[str, str] | None:
+    """The board's root URL (ending in ``/``) and the thread id a Discuz! X URL names, in
+    any of its views (thread pages in both forms, printable, archiver, mobile API); None
+    when it names no thread."""
+    parts = urlsplit(url)
+    found = _VIEW_PATHS.match(parts.path) if parts.scheme in ("http", "https") else None
+    if found is None:
+        return None
+    tid = found.group("rewritten") or found.group("archived")
+    if tid is None and (archived := _ARCHIVER_QUERY.match(parts.query)):
+        tid = archived.group(1)
+    if tid is None:
+        tid = parse_qs(parts.query).get("tid", [""])[0]
+    if not tid.isdigit():
+        return None
+    root = urlunsplit((parts.scheme, parts.netloc, found.group("root"), "", ""))
+    return root, tid
+
+
+def thread_url(url: str) -> str | None:
+    """The first thread page (``forum.php?mod=viewthread&tid=T``) of the thread a Discuz! X
+    URL of any view names; None when it names none."""
+    found = board_root(url)
+    return f"{found[0]}forum.php?mod=viewthread&tid={found[1]}" if found else None
+
+
 def page_url(url: str, n: int) -> str:
     """The URL of page ``n`` of the thread that ``url`` belongs to."""
     before, after = _page_url_around(url)

@@ -18,7 +18,8 @@ post's pid only), and deleted posts are left out without a gap.  So ``pid`` is t
 position in the view (1 = the opening post): a synthetic id, unique and in posting order
 within the view, not the board's pid.  ``floor`` is None: after a deleted post the position
 is no longer the board's floor, and a wrong floor would misplace the judge's rulings.
-``uid`` is None.  A page holding 100 posts may be cut short, and is refused.
+``uid`` is None.  A page holding 100 posts may stop short of the thread's end: it says so
+(``Page.partial``), and is read alone only by a plan that knows the thread's length.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from scrapers.base import (
     require_post_count,
     tidy_text,
 )
-from scrapers.discuz_x import edit_time
+from scrapers.discuz_x import board_root, edit_time
 
 NAME = "discuz_x_printable"
 
@@ -77,6 +78,13 @@ def page_url(url: str, n: int) -> str:
     return url
 
 
+def printable_url(url: str) -> str | None:
+    """The printable view of the thread a Discuz! X URL (any view) names; None when it names
+    no thread."""
+    found = board_root(url)
+    return f"{found[0]}forum.php?mod=viewthread&action=printable&tid={found[1]}" if found else None
+
+
 def address(url: str) -> Address:
     """The thread a printable URL asks for; the view is one page."""
     tid = parse_qs(urlsplit(url).query).get("tid", [""])[0]
@@ -100,10 +108,13 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
     # Each post has a rule before it, an author and a time label: the footer one more rule.
     for shown in (len(chunks) - 1, html.count("<b>作者: </b>"), html.count("<b>时间: </b>")):
         require_post_count(len(posts), shown)
-    if len(posts) >= LIMIT:
-        raise ScrapeError(f"打印版只显示前 {LIMIT} 帖，这个帖子可能更长：请改用普通帖子页的网址")
     return Page(
-        posts=posts, page_no=1, page_count=1, title=_title(head), thread_id=_thread_id(head)
+        posts=posts,
+        page_no=1,
+        page_count=1,
+        title=_title(head),
+        thread_id=_thread_id(head),
+        partial=len(posts) >= LIMIT,
     )
 
 

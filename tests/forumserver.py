@@ -6,6 +6,10 @@ pages that change between fetches).  A response body that is not ``bytes`` but a
 of chunks is sent chunk by chunk as the iterable yields them (a board dripping its bytes);
 its ``Content-Length`` must be given.  Every request's path and query is recorded in
 ``server.requests``, and its headers in ``server.headers``.
+
+A site that has a ``handle(method, path_and_query, headers, body)`` method answers every
+request through it, POSTs included (a board that takes forms: ``tests/fakeboard.py``);
+a POST to any other site is a 405.
 """
 
 from __future__ import annotations
@@ -41,11 +45,22 @@ class ForumServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         return f"http://{host}:{port}"
 
-    def answer(self, path_and_query: str, headers: dict[str, str] | None = None) -> Response:
+    def answer(
+        self,
+        path_and_query: str,
+        headers: dict[str, str] | None = None,
+        method: str = "GET",
+        body: bytes = b"",
+    ) -> Response:
         """Record the request and ask the current site for the response."""
         with self._lock:
             self.requests.append(path_and_query)
             self.headers.append(headers or {})
+        handle = getattr(self.site, "handle", None)
+        if handle is not None:
+            return handle(method, path_and_query, headers or {}, body)
+        if method != "GET":
+            return Response(405, {"Content-Type": "text/plain; charset=utf-8"}, b"")
         return self.site(path_and_query)
 
 
@@ -66,9 +81,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self._reply(send_body=False)
 
-    def _reply(self, *, send_body: bool) -> None:
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self._reply(send_body=True, method="POST", body=self.rfile.read(length))
+
+    def _reply(self, *, send_body: bool, method: str = "GET", body: bytes = b"") -> None:
         try:
-            response = self.server.answer(self.path, dict(self.headers.items()))
+            headers = dict(self.headers.items())
+            response = self.server.answer(self.path, headers, method, body)
         except Exception as error:  # a broken site is a 500, as on a real board
             body = f"site error: {error!r}".encode()
             response = Response(500, {"Content-Type": "text/plain; charset=utf-8"}, body)
@@ -78,7 +98,8 @@ class _Handler(BaseHTTPRequestHandler):
         if "date" not in given:  # a site may set its own clock
             self.send_header("Date", self.date_time_string())
         for name, value in response.headers.items():
-            self.send_header(name, value)
+            for each in value if isinstance(value, list) else [value]:  # Set-Cookie, several
+                self.send_header(name, each)
         if "content-length" not in given:
             self.send_header("Content-Length", str(len(response.body)))
         self.end_headers()

@@ -93,11 +93,17 @@ class FakeThread:
     def deletion_unseen(self, page: int) -> bool:
         """Whether page ``page``, by the posts' stored positions, holds a deleted post the
         board has not yet renumbered the thread for (its 302)."""
+        pages = max(1, math.ceil(len(self.posts) / self.per_page))
+        return self.deletion_unseen_in(
+            (min(max(page, 1), pages) - 1) * self.per_page, self.per_page
+        )
+
+    def deletion_unseen_in(self, start: int, count: int) -> bool:
+        """Whether the stored positions ``start`` to ``start + count`` (from 0) hold a deleted
+        post the board has not yet renumbered the thread for (any view of them: its 302)."""
         if self.keeps_positions or self.positions_dropped:
             return False
-        pages = max(1, math.ceil(len(self.posts) / self.per_page))
-        start = (min(max(page, 1), pages) - 1) * self.per_page
-        return any(post.deleted for post in self.posts[start : start + self.per_page])
+        return any(post.deleted for post in self.posts[start : start + count])
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def roster(tmp_path: Path) -> Path:
 
 
 def options(cache: Path, **changes) -> FetchOptions:
-    return replace(FetchOptions(delay=0, retries=0, cache=cache), **changes)
+    return replace(FetchOptions(delay=0, retries=0, cache=cache, view="pages"), **changes)
 
 
 def read(url: str, cache: Path, *, tail: bool = False, **changes):
@@ -116,6 +116,7 @@ def test_offline_reads_the_cache_alone_after_one_fetch(serve_site, roster, tmp_p
     base = serve_site(discuz_x_site(demo_thread(), charset="gbk"))
     args = [base + VIEWTHREAD, "--roster", str(roster), "--deadline", "22:00"]
     args += ["--cache", str(tmp_path / "cache"), "--delay", "0", "--format", "json"]
+    args += ["--view", "pages"]
     online = CliRunner().invoke(main, ["tally", *args])
     assert online.exit_code == 0, online.output
     asked = len(base.server.requests)

@@ -227,6 +227,34 @@ def test_recording_a_round_twice_is_refused_without_replace(game):
     assert len(events(game, "death")) == 1
 
 
+def test_when_a_step_was_recorded_is_told_in_the_games_time_zone(game):
+    """The machine's clock is UTC here, the game's Asia/Shanghai: messages use the game's."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    def local(iso: str) -> str:
+        return (
+            datetime.fromisoformat(iso)
+            .astimezone(ZoneInfo("Asia/Shanghai"))
+            .strftime("%Y-%m-%d %H:%M:%S")
+        )
+
+    night = ["night", "--round", "1", "--kill", "7", "--at", "2019-05-11 23:00", "--db", str(game)]
+    assert run(*night).exit_code == 0
+    stored = Game.open(game).last_step().recorded_at
+    again = run(*night)
+    assert f"第 1 轮的夜晚已经记录过（{local(stored)} 记录）" in again.output, again.output
+    undone = run("undo", "--db", str(game))
+    assert undone.exit_code == 0, undone.output
+    assert f"（{local(stored)} 记录）" in undone.output, undone.output
+    run("night", "--round", "1", "--kill", "7", "--at", "2019-05-11 23:00", "--db", str(game))
+    run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
+    tally_undone = run("undo", "--db", str(game))
+    assert "截止 2019-05-12 22:00:00）" in tally_undone.output, tally_undone.output
+    for output in (again.output, undone.output, tally_undone.output):
+        assert not re.search(r"\d{2}:\d{2}:\d{2}(?:\.\d+)?[+-]\d{2}:\d{2}", output), output
+
+
 def test_replace_keeps_the_old_record_voided_and_counts_on_the_state_before_it(game, tmp_path):
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
     rulings = tmp_path / "rulings.toml"

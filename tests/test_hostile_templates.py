@@ -25,6 +25,7 @@ from publicgames import SETS, Chooser, Game2, compare_twins, fixed_salt, leaks, 
 import killmod
 
 PUBLIC = {
+    "roster.toml.j2",
     "tally.bbcode.j2",
     "tally.text.j2",
     "tally.audit.j2",
@@ -68,6 +69,7 @@ PRIVATE = {
     "notice.j2",
     "lottery.private.j2",
     "night.private.j2",
+    "night.inbox.private.j2",
     "tally.private.j2",
     "prod.j2",
     "status.private.j2",
@@ -169,7 +171,7 @@ def attribute_names() -> set[str]:
 
 def candidates() -> list[str]:
     env = Environment()
-    env.filters.update(bb=str, hm=str)  # killmod's own filters, for parsing its templates
+    env.filters.update(bb=str, hm=str, columns=str, cell=str)  # killmod's own filters, for parsing
     used = set()
     for text in bundled().values():
         used |= meta.find_undeclared_variables(env.parse(text))

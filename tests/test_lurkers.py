@@ -198,17 +198,33 @@ def test_a_second_check_fetches_only_the_tail_of_the_game_thread(tmp_path, serve
     url = f"{base}/forum.php?mod=viewthread&tid={GAME_TID}"
     server = base.server
     cache = str(tmp_path / "cache")
-    first = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache)
+    first = run(
+        "lurkers", url, "--round", "2", "--db", str(db), "--cache", cache, "--view", "pages"
+    )
     assert first.exit_code == 0, first.output
     pages = {path.rsplit("page=", 1)[-1] for path in server.requests if "page=" in path}
     assert pages == {"1", "2", "3", "4", "5"}
     server.requests.clear()
-    second = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache)
+    second = run(
+        "lurkers", url, "--round", "2", "--db", str(db), "--cache", cache, "--view", "pages"
+    )
     assert second.output == first.output
     assert all(path.endswith("page=5") or "page=" not in path for path in server.requests)
     assert len(server.requests) <= 2
     server.requests.clear()
-    again = run("lurkers", url, "--round", "2", "--db", str(db), "--cache", cache, "--refresh")
+    again = run(
+        "lurkers",
+        url,
+        "--round",
+        "2",
+        "--db",
+        str(db),
+        "--cache",
+        cache,
+        "--refresh",
+        "--view",
+        "pages",
+    )
     assert again.output == first.output
     assert len(server.requests) >= 5
 
@@ -222,8 +238,9 @@ def test_each_lurker_gets_a_message_and_the_warning_stays_the_judges(tmp_path, s
     before = Game.open(db).events(include_void=True)
     result = run("lurkers", url, "--round", "2", "--db", str(db))
     assert result.exit_code == 0, result.output
-    assert "出现了潜水的玩家后，法官可以和玩家联系。如果玩家表示能够继续参加游戏，则给一次警告。" in (
-        result.stdout
+    assert (
+        "出现了潜水的玩家后，法官可以和玩家联系。如果玩家表示能够继续参加游戏，则给一次警告。"
+        in (result.stdout)
     )
     private = tmp_path / "game-private"
     assert sorted(p.name for p in private.iterdir()) == [
@@ -232,7 +249,10 @@ def test_each_lurker_gets_a_message_and_the_warning_stays_the_judges(tmp_path, s
     ]
     message = (private / "round2-prod-07-花生米.txt").read_text(encoding="utf-8")
     assert message.startswith("花生米，你好：")
-    assert "你在游戏帖「" in message and "里发言 1 次；规则要求每位玩家每轮发言不少于 3 次。" in message
+    assert (
+        "你在游戏帖「" in message
+        and "里发言 1 次；规则要求每位玩家每轮发言不少于 3 次。" in message
+    )
     assert "请尽快回复法官：你能否继续参加游戏？" in message
     assert message not in result.stdout and "花生米，你好" not in result.stdout
     assert "潜水提醒短信（每位潜水玩家一份）写在" in result.stderr

@@ -208,7 +208,7 @@ def test_bad_toml_syntax_names_the_line(text, line, words):
         (toml("judge = []", *player(1, "甲")), 1, "judge", ["未知的顶层键", "是不是 judges"]),
         (toml(*player(1, "甲", 'judges = ["法官"]')), 4, "judges", ["第一个 [[players]] 之前"]),
         # Unknown rules and timezones.
-        (toml('rules = "1.3"', *player(1, "甲")), 1, "rules", ["「1.3」", "1.2、v4、x、1.0、2.0"]),
+        (toml('rules = "1.3"', *player(1, "甲")), 1, "rules", ["「1.3」", "1.2、V4.0、X"]),
         (toml("rules = 1.2", *player(1, "甲")), 1, "rules", ['rules = "1.2"']),
         (toml('timezone = "Asia/Beijing"', *player(1, "甲")), 1, "timezone", ["「Asia/Beijing」"]),
         (toml('timezone = "+08:00"', *player(1, "甲")), 1, "timezone", ["时区"]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -24,6 +25,11 @@ def run(*args: object):
     return CliRunner().invoke(main, ["rules", *map(str, args)])
 
 
+def unpadded(text: str) -> str:
+    """The table's rows with the padding that aligns its columns taken out."""
+    return re.sub(r" +\| ", " | ", text)
+
+
 def as_json(*args: object):
     done = run(*args, "--format", "json")
     assert done.exit_code == 0, done.output
@@ -41,7 +47,7 @@ def test_every_set_prints_its_summary_and_whole_table(name):
     for row in rows:
         assert {"players", "civilians", "police", "killers"} <= row.keys()
         line = " | ".join(str(row[key]) for key in ("players", "civilians", "police", "killers"))
-        assert line in done.output
+        assert line in unpadded(done.output)
 
 
 @pytest.mark.parametrize("name", list(SIZES))
@@ -62,7 +68,7 @@ def test_v4_row_for_a_player_count_is_the_issue_document():
         "code": "64C65",
         "lose_condition": "01",
     }
-    text = run("v4", "--players", 16).output
+    text = unpadded(run("v4", "--players", 16).output)
     assert "16 | 6 | 1 | 5 | 64C65 | 01" in text
     assert "参考版本号 64C65（判负条件 01：连续2名平民被投票出局）" in text
 
@@ -84,7 +90,7 @@ def test_v4_code_is_decoded_with_its_own_lose_condition():
         "code": "04C65",
         "lose_condition": "00",
     }
-    text = run("v4", "--code", "04C65").output
+    text = unpadded(run("v4", "--code", "04C65").output)
     assert "版本号解读" in text and "16 | 6 | 1 | 5 | 04C65 | 00" in text
     assert "00 平民全部出局" in text
 
@@ -121,7 +127,7 @@ def test_x_rows_name_how_many_deaths_leave_last_words():
 def test_1_0_rows_offer_the_other_killer_count():
     assert as_json("1.0", "--players", 9)["killer_options"] == [2, 3]
     assert as_json("1.0", "--players", 6)["killers"] == 2
-    assert "9 | 6 | 0 | 3 | 2/3" in run("1.0").output
+    assert "9 | 6 | 0 | 3 | 2/3" in unpadded(run("1.0").output)
 
 
 def test_1_2_has_one_row_with_its_inspector():

@@ -17,6 +17,7 @@ from pagebuilder import (
     discuz_x_site,
     login_page,
 )
+from pagebuilder_api import api_path, whole_board
 from pagebuilder_more import with_time_style
 
 import killmod.commands.watch as watch_command
@@ -73,7 +74,7 @@ def url(base: str) -> str:
 
 
 def run_watch(board: Board, base: str, roster: Path, **changes):
-    fetching = FetchOptions(delay=0, retries=0, cache=roster.parent / "cache")
+    fetching = FetchOptions(delay=0, retries=0, cache=roster.parent / "cache", view="pages")
     return watch(
         url(base),
         deadline="22:00",
@@ -100,13 +101,46 @@ def test_a_running_count_on_each_new_ballot_then_the_final_count(serve_site, ros
     assert third.remaining == timedelta(0)
     assert board.slept == [60, 60, 60, 60]  # polls at 21:57, 21:58, 21:59, 22:00; final at 22:01
     # the final count is the tally's: the 22:00:01 change is late
-    assert final.result == tally(url(base), deadline="22:00", roster=roster)
+    reference = FetchOptions(delay=0, view="pages")
+    assert final.result == tally(url(base), deadline="22:00", roster=roster, fetching=reference)
     late = {v.author: v.verdict for v in final.result.verdicts if v.posted_at > DEADLINE}
     assert late == {"花生米": "late"}
     # after the first poll, only the last page known is fetched again
     polls = "\n".join(base.server.requests).split("--")
     second_poll = polls[1].split()
     assert second_poll == [f"{url('')}&page=3"]
+
+
+class ApiBoard(Board):
+    """The same thread on a board that also serves the mobile API."""
+
+    def __init__(self, start: datetime) -> None:
+        super().__init__(start)
+        self.site = whole_board(self.thread)
+
+
+def test_on_a_board_with_the_api_each_poll_reads_only_its_last_page(serve_site, roster):
+    board = ApiBoard(at("21:57:00"))
+    base = serve_site(board.site)
+    updates = []
+    fetching = FetchOptions(delay=0, retries=0, cache=roster.parent / "cache")
+    for update in run_watch(board, base, roster, fetching=fetching):
+        updates.append(update)
+        base.server.requests.append("--")
+    assert [u.kind for u in updates] == ["running", "running", "running", "final"]
+    assert [(v.author, v.target) for v in updates[1].new] == [("小透明", 5)]
+    assert [(v.author, v.target) for v in updates[2].new] == [("白开水", 5)]
+    polls = [poll.split() for poll in "\n".join(base.server.requests).split("--")]
+    tid = demo_thread().tid
+    assert polls[0] == [
+        api_path(tid, ppp=1000, page=1),
+        f"/forum.php?mod=viewthread&action=printable&tid={tid}",
+    ]
+    assert polls[1] == [api_path(tid, ppp=20, page=2)]  # a few KB: floors 21 on
+    final = updates[-1].result
+    assert final == tally(url(base), deadline="22:00", roster=roster, fetching=fetching)
+    late = {v.author: v.verdict for v in final.verdicts if v.posted_at > DEADLINE}
+    assert late == {"花生米": "late"}
 
 
 def test_a_failed_poll_is_reported_and_the_watch_goes_on(serve_site, roster):

@@ -44,7 +44,7 @@ class WatchedSite:
 
 
 def read(url: str, **options) -> tuple:
-    with Fetcher(FetchOptions(delay=0.2, retries=0, **options)) as fetcher:
+    with Fetcher(FetchOptions(delay=0.2, retries=0, view="pages", **options)) as fetcher:
         return read_thread(url, tz=SHANGHAI, fetcher=fetcher).posts
 
 
@@ -103,7 +103,7 @@ def test_pages_cached_by_workers_answer_the_next_read(serve_site, tmp_path):
     cold = read(base + VIEWTHREAD, cache=tmp_path)
     assert len(list(tmp_path.glob("*.page"))) == PAGES + 1  # the first page's URL, and each page
     base.server.requests.clear()
-    with Fetcher(FetchOptions(delay=0, cache=tmp_path)) as fetcher:
+    with Fetcher(FetchOptions(delay=0, cache=tmp_path, view="pages")) as fetcher:
         warm = read_thread(base + VIEWTHREAD, tz=SHANGHAI, fetcher=fetcher, tail=True).posts
     assert warm == cold
     assert base.server.requests == [f"{VIEWTHREAD}&page={PAGES}"]

@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import ROUND, board_options, db_option, templates_option
 
 
-@click.command()
+@command()
 @click.option(
     "--game-thread",
     help="游戏帖（网址、保存的网页或文件夹；默认游戏文件记下的）：检查诈尸时间后出局玩家的发言",
@@ -20,7 +21,7 @@ from killmod.commands.options import ROUND, board_options, db_option, templates_
 @click.option(
     "--announced",
     multiple=True,
-    metavar="SEAT=TIME",
+    metavar="座位号=时间",
     help="座位号=宣布死亡的时间（可多次），代替游戏文件里的记录",
 )
 @click.option(
@@ -47,7 +48,10 @@ def audit(
     profile_path: Path | None,
     fetching,
 ) -> None:
-    """犯规审计：投票帖里的违规发言、诈尸时间后出局玩家的发言、已记录的处罚。"""
+    """犯规审计：违规发言、诈尸时间后的发言、已记录的处罚。
+
+    投票帖里的违规发言据已记录的计票；诈尸时间后出局玩家的发言据 --game-thread 给出的游戏帖。
+    """
     from killmod.announce import render_public
     from killmod.audit import audit as run_audit
     from killmod.audit import parse_announced
@@ -69,8 +73,8 @@ def audit(
     post(render_public(f"audit.{fmt}.j2", templates, audit_view(found)))
 
 
-@click.command()
-@click.argument("seat", type=int)
+@command()
+@click.argument("seat", type=int, metavar="座位号")
 @click.option("--round", "round_no", type=ROUND, required=True, help="犯规的轮次")
 @click.option(
     "--kind",
@@ -92,7 +96,7 @@ def penalty(
     db_path: Path,
     templates: Path | None,
 ) -> None:
-    """1.2：记录座位 SEAT 的犯规，以及对立阵营选择的处罚（在下一个夜晚执行）。"""
+    """1.2：记录一个座位的犯规，以及对立阵营选择的处罚（在下一个夜晚执行）。"""
     from dataclasses import replace
 
     from killmod.announce import render_public

@@ -1,4 +1,4 @@
-"""``killmod deal``: deal roles and write each player's private notice."""
+"""``killmod deal``: deal roles and write each player's private notice (``--send``: send it)."""
 
 from __future__ import annotations
 
@@ -7,26 +7,51 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
+from killmod.commands.speak import (
+    Speaker,
+    board_of,
+    board_options,
+    notices_for,
+    send_after,
+    speaker,
+    with_send_options,
+)
 from killmod.outputs import Outputs, private_options, step_file
 
 
-@click.command()
+@command()
 @db_option
 @click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
 @private_options("--notices")
 @templates_option
+@with_send_options
+@board_options()
 @user_errors
-def deal(db_path: Path, seed: int | None, outputs: Outputs, templates: Path | None) -> None:
-    """按规则发身份：每位玩家的站内短信写进私密文件夹（只有你能读），屏幕上不显示身份。"""
+@speaker
+def deal(
+    db_path: Path,
+    seed: int | None,
+    outputs: Outputs,
+    templates: Path | None,
+    send: bool,
+    board_url: str | None,
+    speaker: Speaker,
+) -> None:
+    """按规则发身份，每位玩家的站内短信写进私密文件夹。屏幕上不显示身份，私密文件夹只有你能读；
+    --send 再以法官身份把每一条发到该玩家的 uid（确认后才发，中途失败可接着发）。"""
     from killmod.deal import deal as deal_roles
     from killmod.deal import notice_stem, notices
     from killmod.delivery import Handout
     from killmod.model import Roster
     from killmod.store import Game
 
+    dealt: dict[int, str] = {}
+
     def hand_out(roster: Roster) -> Handout:
         texts = notices(roster, templates)
+        dealt.update(texts)
         handout = outputs.handout(
             "", {names[seat]: text for seat, text in texts.items()}, "站内短信（每位玩家一份）"
         )
@@ -39,4 +64,11 @@ def deal(db_path: Path, seed: int | None, outputs: Outputs, templates: Path | No
             for player in game.roster().players
         }
         outputs.refuse_taken(names.values())
+        board = board_of(game, board_url) if send else None
         deal_roles(game, seed, deliver=hand_out)
+        if board:
+            later = (
+                f"身份已经发好并记录，确认无误后用 killmod notices --send --board {board} "
+                "--yes 发出"
+            )
+            send_after(game, speaker, board, notices_for(game, dealt, "发身份"), later=later)

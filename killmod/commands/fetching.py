@@ -18,6 +18,15 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
     """
     options = [
         click.option(
+            "--view",
+            type=click.Choice(("auto", "api", "printable", "pages")),
+            default="auto",
+            show_default=True,
+            help="读帖子的哪种页面：auto 先用手机接口（精确到秒，一次读完），"
+            "再读要看编辑记录的打印版或帖子页，接口关闭时读帖子页；"
+            "api 只用手机接口的计划；printable 只读打印版；pages 只读帖子页",
+        ),
+        click.option(
             "--jobs",
             type=click.IntRange(min=1, max=16),
             default=4,
@@ -61,6 +70,7 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
             "--cache",
             "cache_dir",
             type=click.Path(path_type=Path),
+            metavar="文件夹",
             help="页面缓存文件夹（默认：用户缓存目录）",
         ),
     ]
@@ -72,7 +82,7 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
         def with_fetching(
-            *args, jobs, delay, timeout, max_pages, max_page_mb, cookies, cache_dir, **kwargs
+            *args, view, jobs, delay, timeout, max_pages, max_page_mb, cookies, cache_dir, **kwargs
         ):
             from killmod.cache import default_cache_dir
             from killmod.fetch import FetchOptions
@@ -88,6 +98,7 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
                 progress=True,
                 max_pages=max_pages,
                 max_page_bytes=max_page_mb * 1024 * 1024,
+                view=view,
             )
             return command(*args, fetching=fetching, **kwargs)
 

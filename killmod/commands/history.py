@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 
 
-@click.command()
+@command()
 @click.option(
     "--format",
     "fmt",
@@ -24,6 +25,7 @@ from killmod.commands.options import db_option, templates_option
     "--out",
     "out_path",
     type=click.Path(path_type=Path),
+    metavar="文件",
     help="票型图写到这个文件（默认：游戏文件旁的 <游戏文件名>-history.png）",
 )
 @click.option(

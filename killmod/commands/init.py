@@ -7,10 +7,11 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option
 
 
-@click.command()
+@command()
 @click.option(
     "--roster", "roster_path", type=click.Path(path_type=Path), required=True, help="名单 TOML 文件"
 )
@@ -28,6 +29,7 @@ def init(roster_path: Path, db_path: Path, force: bool, next_game: bool) -> None
     from killmod.gamestate import start_next_game
     from killmod.outputs import note
     from killmod.roster import load_roster
+    from killmod.rules import title
     from killmod.store import Game
 
     roster = load_roster(roster_path)
@@ -37,9 +39,9 @@ def init(roster_path: Path, db_path: Path, force: bool, next_game: bool) -> None
         with Game.open(db_path) as game:
             start_next_game(game, roster)
         note(
-            f"已在 {db_path} 开始下一局：{len(roster.players)} 名玩家，{roster.rules} 规则；"
+            f"已在 {db_path} 开始下一局：{len(roster.players)} 名玩家，{title(roster.rules)} 规则；"
             "上一局的记录保留在文件里。"
         )
         return
     Game.create(db_path, roster, force=force).close()
-    note(f"已建立游戏文件 {db_path}：{len(roster.players)} 名玩家，{roster.rules} 规则。")
+    note(f"已建立游戏文件 {db_path}：{len(roster.players)} 名玩家，{title(roster.rules)} 规则。")

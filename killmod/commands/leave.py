@@ -7,12 +7,19 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 
 
-@click.command()
-@click.argument("seat", type=int)
-@click.option("--day", "day_text", required=True, help="请假的日期：2019-05-12、05-12、5月12日")
+@command()
+@click.argument("seat", type=int, metavar="座位号")
+@click.option(
+    "--day",
+    "day_text",
+    required=True,
+    metavar="日期",
+    help="请假的日期：2019-05-12、05-12、5月12日",
+)
 @click.option("--note", help="备注（请假原因）")
 @db_option
 @templates_option
@@ -20,7 +27,7 @@ from killmod.commands.options import db_option, templates_option
 def leave(
     seat: int, day_text: str, note: str | None, db_path: Path, templates: Path | None
 ) -> None:
-    """记录座位 SEAT 的玩家请假一天（1.2：每位玩家最多请假一天）。"""
+    """记录一个座位的玩家请假一天（1.2：每位玩家最多请假一天）。"""
     from killmod.announce import render_public
     from killmod.lurkers import record_leave
     from killmod.outputs import note as tell

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import group
 from killmod.commands.options import ROUND, db_option, templates_option
+from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 from killmod.outputs import Outputs, post, private_options, step_file
 
 if TYPE_CHECKING:
@@ -20,28 +22,45 @@ if TYPE_CHECKING:
 round_option = click.option("--round", "round_no", type=ROUND, required=True, help="平票的是第几轮")
 
 
-@click.group()
+@group()
 def lottery() -> None:
-    """平票抽签：做签（make）、公布抽签结果（reveal）、重发签位（show）、核对承诺值（verify）。"""
+    """平票抽签：做签、公布结果、重发签位、核对。
+
+    make 做签，reveal 公布结果，show 重发签位，verify 核对承诺值。
+    """
 
 
 @lottery.command()
 @round_option
 @click.option("--seed", type=int, help="随机种子（可复现；默认用 secrets 随机）")
+@post_option
 @db_option
 @private_options("--out")
 @templates_option
+@board_options()
 @user_errors
+@speaker
 def make(
-    round_no: int, seed: int | None, db_path: Path, outputs: Outputs, templates: Path | None
+    round_no: int,
+    seed: int | None,
+    post_url: str | None,
+    db_path: Path,
+    outputs: Outputs,
+    templates: Path | None,
+    speaker: Speaker,
 ) -> None:
-    """为第 N 轮的平票做签：投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
+    """为一轮平票做签。投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
     写进私密文件夹。"""
     from killmod.lottery import make_lottery
     from killmod.store import Game
 
     def hand_out(made: Lottery) -> Handout:
         public, private = _lots(game, made, templates)
+        if post_url and outputs.print_secrets:
+            from killmod.errors import BadInput
+
+            raise BadInput("--post 不能与 --print-secrets 同用：签位是保密的。什么也没有记录。")
+        speaker.capture(public)
         return outputs.handout(public, {name: private}, "签位（给执行斑竹或第三人的站内留言）")
 
     with Game.open(db_path) as game:
@@ -49,6 +68,7 @@ def make(
         name = step_file(game, f"round{round_no}-lottery-private", "lottery", same_round)
         outputs.refuse_taken([name])
         make_lottery(game, round_no, seed, deliver=hand_out)
+        post_after(game, speaker, post_url, templates)
 
 
 def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
@@ -84,11 +104,21 @@ def show(round_no: int, db_path: Path, outputs: Outputs, templates: Path | None)
 @lottery.command()
 @round_option
 @click.option("--lot", type=int, required=True, help="第四人抽出的签号")
+@post_option
 @db_option
 @templates_option
+@board_options()
 @user_errors
-def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> None:
-    """公布第 N 轮抽签结果：出局者及其阵营，并公开签位和密钥供核对。"""
+@speaker
+def reveal(
+    round_no: int,
+    lot: int,
+    post_url: str | None,
+    db_path: Path,
+    templates: Path | None,
+    speaker: Speaker,
+) -> None:
+    """公布抽签结果：出局者及其阵营。同时公开签位和密钥供核对；--post 把结果回复到帖子。"""
     from killmod.announce import render_game_over, render_public
     from killmod.delivery import Handout
     from killmod.lottery import reveal_lottery
@@ -100,10 +130,11 @@ def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> No
         public = render_public("lottery.reveal.bbcode.j2", templates, reveal_view(drawn, roster))
         if drawn.winner:
             public += "\n" + render_game_over(drawn.winner, roster, templates)
-        return Handout(public=public)
+        return Handout(public=speaker.capture(public))
 
     with Game.open(db_path) as game:
         reveal_lottery(game, round_no, lot, deliver=hand_out)
+        post_after(game, speaker, post_url, templates)
 
 
 @lottery.command()
@@ -114,7 +145,10 @@ def reveal(round_no: int, lot: int, db_path: Path, templates: Path | None) -> No
 @templates_option
 @user_errors
 def verify(round_no: int, commitment: str, salt: str, mapping: str, templates: Path | None) -> None:
-    """核对抽签：签位和密钥算出的 SHA-256 是否等于抽签前公布的承诺值（一致退出码 0，不一致 1）。"""
+    """核对抽签：签位和密钥算出的 SHA-256 是否等于承诺值。
+
+    承诺值是抽签前公布的；一致退出码 0，不一致退出码 1。
+    """
     from killmod import lottery as lots
     from killmod.announce import render_public
     from killmod.views import verify_view

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ROUND,
@@ -16,6 +17,8 @@ from killmod.commands.options import (
     post_format_option,
     templates_option,
 )
+from killmod.commands.speak import Speaker, post_after, post_option, speaker
+from killmod.commands.speak import board_options as speaking_options
 from killmod.outputs import Outputs, private_options
 
 if TYPE_CHECKING:
@@ -23,25 +26,30 @@ if TYPE_CHECKING:
     from killmod.store import Game
 
 
-@click.command()
-@click.argument("source", required=False)
+@command()
+@click.argument("source", metavar="游戏帖", required=False)
 @click.option(
     "--round",
     "round_no",
     type=ROUND,
     help="第几轮：从上一轮记录的投票截止到本轮记录的投票截止",
 )
-@click.option("--from", "from_text", help="统计开始时间（不含），代替上一轮的投票截止时间")
-@click.option("--to", "to_text", help="统计结束时间（含），代替本轮的投票截止时间")
+@click.option(
+    "--from", "from_text", metavar="时间", help="统计开始时间（不含），代替上一轮的投票截止时间"
+)
+@click.option("--to", "to_text", metavar="时间", help="统计结束时间（含），代替本轮的投票截止时间")
 @click.option("--min", "minimum", type=click.IntRange(min=1), help="每轮最少发言次数（1.2：3）")
 @click.option("--record", is_flag=True, help="把潜水警告（及换替补、淹死）记录进游戏文件")
 @post_format_option
+@post_option
 @db_option
 @private_options()
 @templates_option
 @board_options
+@speaking_options(cookies=False)
 @fetch_options(refresh=True)
 @user_errors
+@speaker
 def lurkers(
     source: str | None,
     round_no: int | None,
@@ -50,25 +58,25 @@ def lurkers(
     minimum: int | None,
     record: bool,
     fmt: str,
+    post_url: str | None,
     db_path: Path,
     outputs: Outputs,
     templates: Path | None,
     forum: str | None,
     profile_path: Path | None,
     fetching,
+    speaker: Speaker,
 ) -> None:
-    """潜水统计：游戏帖 SOURCE（默认游戏文件记下的游戏帖）里每位存活玩家本轮的发言次数。
-
-    不加 --record 时，给每位潜水的玩家写一份提醒短信（私密文件）：规则要法官先联系玩家，
-    警告由法官决定后用 --record 记录。
-    """
+    """潜水统计：游戏帖里每位存活玩家本轮的发言次数。游戏帖可以是网址、保存的网页或文件夹
+    （默认游戏文件记下的游戏帖）。不加 --record 时，给每位潜水的玩家写一份提醒短信（私密
+    文件）：规则要法官先联系玩家，警告由法官决定后用 --record 记录。"""
     from killmod.delivery import Handout
     from killmod.lurkers import lurkers as count_lurkers
     from killmod.store import Game
     from killmod.threads import GAME, thread_or_remembered
 
     def hand_out(report: LurkerReport) -> Handout:
-        return Handout(public=_post(game, report, fmt, templates))
+        return Handout(public=speaker.capture(_post(game, report, fmt, templates)))
 
     with Game.open(db_path) as game:
         report = count_lurkers(
@@ -86,9 +94,8 @@ def lurkers(
         )
         if not record:
             prods = _prods(game, report, outputs, templates)
-            outputs.hand_out(
-                _post(game, report, fmt, templates), prods, "潜水提醒短信（每位潜水玩家一份）"
-            )
+            public = speaker.capture(_post(game, report, fmt, templates))
+            outputs.hand_out(public, prods, "潜水提醒短信（每位潜水玩家一份）")
             if prods:
                 from killmod.outputs import note
 
@@ -97,6 +104,8 @@ def lurkers(
                     f"killmod lurkers --round {report.round} --record 记警告；"
                     "不能继续的，killmod sub 座位号 替补名 换替补。"
                 )
+        what = None if record else "潜水统计"
+        post_after(game, speaker, post_url, templates, what=what, recorded=record)
 
 
 def _prods(

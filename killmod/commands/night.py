@@ -14,13 +14,17 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
-from killmod.commands.options import MAX_ROUND, db_option, templates_option
+from killmod.clitext import command
+from killmod.commands.options import db_option, templates_option
+from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
+from killmod.limits import MAX_ROUND
 from killmod.outputs import Outputs, private_options, step_file
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from killmod.flows.base import NightChoice
+    from killmod.inbox import InboxNight
     from killmod.model import GameOver
     from killmod.night import Night
     from killmod.nights import SetNight
@@ -29,7 +33,7 @@ if TYPE_CHECKING:
 FORMATS = ("bbcode", "text", "json")
 
 
-@click.command()
+@command()
 @click.option(
     "--round",
     "round_no",
@@ -42,6 +46,7 @@ FORMATS = ("bbcode", "text", "json")
     "kills",
     type=int,
     multiple=True,
+    metavar="座位号",
     help="杀手方杀的座位号（1.2、V4.0 不写：本轮没有杀人；1.2 处罚增加特殊权力时可给两次）",
 )
 @click.option(
@@ -49,6 +54,7 @@ FORMATS = ("bbcode", "text", "json")
     "vetoes",
     type=int,
     multiple=True,
+    metavar="座位号",
     help="1.2：行使否决权的座位号（检查官全局一次；处罚为好人方增加特殊权力时可多给一次）",
 )
 @click.option(
@@ -56,14 +62,17 @@ FORMATS = ("bbcode", "text", "json")
     "checks",
     type=int,
     multiple=True,
+    metavar="座位号",
     help="警察验的座位号（2.0 毒药局：验到毒药后可再给一次）",
 )
-@click.option("--butterfly", type=int, help="V4.0：花蝴蝶【蝶衣】的目标")
-@click.option("--snipe", type=int, help="V4.0：狙击手【狙杀】的目标")
-@click.option("--inject", type=int, help="V4.0：医生【注射】的目标")
-@click.option("--silence", type=int, help="V4.0：森林老人【沉默】的目标")
-@click.option("--pact", type=int, help="2.0 毒药：生死状上的匪徒（杀到毒药时与之同死）")
-@click.option("--possess", type=int, help="2.0 鬼匪：附体的目标（全局一次）")
+@click.option("--butterfly", type=int, metavar="座位号", help="V4.0：花蝴蝶【蝶衣】的目标")
+@click.option("--snipe", type=int, metavar="座位号", help="V4.0：狙击手【狙杀】的目标")
+@click.option("--inject", type=int, metavar="座位号", help="V4.0：医生【注射】的目标")
+@click.option("--silence", type=int, metavar="座位号", help="V4.0：森林老人【沉默】的目标")
+@click.option(
+    "--pact", type=int, metavar="座位号", help="2.0 毒药：生死状上的匪徒（杀到毒药时与之同死）"
+)
+@click.option("--possess", type=int, metavar="座位号", help="2.0 鬼匪：附体的目标（全局一次）")
 @click.option(
     "--guard",
     "guards",
@@ -71,7 +80,12 @@ FORMATS = ("bbcode", "text", "json")
     metavar="守护神=目标",
     help="2.0 守护神：本轮的守护名单，如 8=3（可多次；不写即本轮不守护）",
 )
-@click.option("--at", "at_text", help="1.2：公布死亡的时间（默认现在），诈尸时间从此算 24 小时")
+@click.option(
+    "--at",
+    "at_text",
+    metavar="时间",
+    help="1.2：公布死亡的时间（默认现在），诈尸时间从此算 24 小时",
+)
 @click.option(
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的夜晚（旧记录保留）"
 )
@@ -83,10 +97,33 @@ FORMATS = ("bbcode", "text", "json")
     show_default=True,
     help="输出：论坛代码、纯文本或 JSON",
 )
+@click.option(
+    "--from-pm",
+    "from_pm",
+    is_flag=True,
+    help="从法官的站内短信读取本夜的行动（需要 --cookies 和 --until；核对确认后才记录）",
+)
+@click.option(
+    "--until",
+    "until_text",
+    metavar="时间",
+    help="--from-pm：本夜行动的截止时间，如 2019-05-13 08:00",
+)
+@click.option(
+    "--since",
+    "since_text",
+    metavar="时间",
+    help="--from-pm：本夜开始的时间（默认：上一轮投票截止）",
+)
+@click.option("--board", "board_url", metavar="网址", help="--from-pm：论坛网址（默认：上次用的）")
+@click.option("--early", is_flag=True, help="--from-pm：截止时间还没到也记录")
+@post_option
 @db_option
 @private_options("--notices")
 @templates_option
+@board_options()
 @user_errors
+@speaker
 def night(
     round_no: int,
     kills: tuple[int, ...],
@@ -102,18 +139,31 @@ def night(
     at_text: str | None,
     replace_record: bool,
     fmt: str,
+    from_pm: bool,
+    until_text: str | None,
+    since_text: str | None,
+    board_url: str | None,
+    early: bool,
+    post_url: str | None,
     db_path: Path,
     outputs: Outputs,
     templates: Path | None,
+    speaker: Speaker,
 ) -> None:
-    """记录第 N 夜的行动：尸体公告打印出来（只公布规则允许公布的）；私下通知（警察的验人结果等）
-    和本夜的结算过程写进私密文件夹。"""
+    """记录一夜的行动，打印尸体公告。公告只公布规则允许公布的；私下通知（警察的验人结果等）
+    和本夜的结算过程写进私密文件夹。--from-pm 从法官的站内短信读取行动，核对确认后才记录。"""
     from killmod.errors import BadInput
     from killmod.flows.base import NightChoice
     from killmod.nights import parse_guards
     from killmod.rules import r12
     from killmod.store import Game
 
+    if post_url and (fmt == "json" or outputs.print_secrets):
+        raise BadInput(
+            "--post 只发论坛代码或纯文本的公告，不能与 --format json 或 --print-secrets 同用。"
+        )
+    if not from_pm and (until_text or since_text or board_url or early):
+        raise BadInput("--until、--since、--board 和 --early 只与 --from-pm 一起用。")
     choice = NightChoice(
         kill=kills[0] if kills else None,
         check=checks,
@@ -126,17 +176,127 @@ def night(
         guard=parse_guards(guards),
     )
     with Game.open(db_path) as game:
-        if game.roster().rules == r12.NAME:
+        twelve = game.roster().rules == r12.NAME
+        if twelve:
             others = (butterfly, snipe, inject, silence, pact, possess)
             if checks or guards or any(option is not None for option in others) or round_no < 1:
                 raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
-            _night_12(game, round_no, kills, vetoes, at_text, replace_record, fmt, templates)
-            return
-        if vetoes or at_text is not None:
-            raise BadInput("--veto 和 --at 只用于 1.2 规则。")
-        if len(kills) > 1:
-            raise BadInput(f"{game.roster().rules} 规则的杀手每晚只杀一人：--kill 只能给一次。")
-        _set_night(game, round_no, choice, replace_record, fmt, outputs, templates)
+        else:
+            if vetoes or at_text is not None:
+                raise BadInput("--veto 和 --at 只用于 1.2 规则。")
+            if len(kills) > 1:
+                raise BadInput(f"{game.roster().rules} 规则的杀手每晚只杀一人：--kill 只能给一次。")
+        if from_pm:
+            read = _from_inbox(
+                game,
+                round_no,
+                {**choice.as_json(), **({"veto": vetoes[0]} if vetoes else {})},
+                until_text=until_text,
+                since_text=since_text,
+                board_url=board_url,
+                early=early,
+                outputs=outputs,
+                templates=templates,
+                speaker=speaker,
+            )
+            if read is None:
+                return
+            choice = NightChoice.from_json(read)
+            kills = (read["kill"],) if "kill" in read and twelve and not kills else kills
+            vetoes = (read["veto"],) if "veto" in read and not vetoes else vetoes
+        if twelve:
+            _night_12(
+                game, round_no, kills, vetoes, at_text, replace_record, fmt, templates, speaker
+            )
+        else:
+            _set_night(game, round_no, choice, replace_record, fmt, outputs, templates, speaker)
+        post_after(game, speaker, post_url, templates)
+
+
+def _from_inbox(
+    game: Game,
+    night_no: int,
+    given: dict,
+    *,
+    until_text: str | None,
+    since_text: str | None,
+    board_url: str | None,
+    early: bool,
+    outputs: Outputs,
+    templates: Path | None,
+    speaker: Speaker,
+) -> dict | None:
+    """The night's choices read from the judge's 站内短信, those given on the command line
+    winning; the reading written to a private file for the judge to check; None unless he
+    confirms.  Refused while a choice the letters do not settle is not given."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from killmod.announce import render_private
+    from killmod.commands.speak import board_of
+    from killmod.deadline import parse_deadline
+    from killmod.errors import BadInput
+    from killmod.inbox import OPTION_NAMES, night_start, read_night
+    from killmod.views import inbox_night_view
+
+    if not until_text:
+        raise BadInput(
+            '--from-pm 要给出本夜行动的截止时间：--until，如 --until "2019-05-13 08:00"。'
+        )
+    tz = ZoneInfo(game.roster().timezone)
+    since = parse_deadline(since_text, tz, None) if since_text else night_start(game, night_no)
+    until = parse_deadline(until_text, tz, since)
+    board = board_of(game, board_url, "读站内短信")
+    reading = read_night(
+        game, night_no, board, speaker.options("读站内短信"), until=until, since=since
+    )
+    text = render_private(
+        "night.inbox.private.j2", templates, inbox_night_view(reading, game.roster(), given)
+    )
+    name = outputs.free_name(f"night{night_no}-inbox")
+    written = outputs.secrets({name: text}, f"第 {night_no} 夜从站内短信读到的行动")
+    where = str(written[0]) if written else "上面"
+    _inbox_notes(reading)
+    missing = [d for d in reading.unsettled() if d.option not in given]
+    if missing:
+        listed = "；".join(f"{OPTION_NAMES.get(d.option, d.option)}：{d.why}" for d in missing)
+        flags = "、".join(f"--{d.option} 座位号" for d in missing)
+        raise BadInput(
+            f"站内短信定不了{listed}。核对 {where} 后用 {flags} 指定，再运行同一命令。"
+            "什么也没有记录。"
+        )
+    now = datetime.now(tz)
+    if until > now and not early:
+        raise BadInput(
+            f"截止时间 {until:%Y-%m-%d %H:%M} 还没到：之后还可能有玩家发来行动，截止后再记录"
+            "（确实要提前记录加 --early）。什么也没有记录。"
+        )
+    question = f"核对 {where} 后，记录第 {night_no} 夜？"
+    shown = f"第 {night_no} 夜的行动已从站内短信读出，写在 {where}。"
+    if not speaker.confirm(shown, question, "没有记录"):
+        return None
+    read = reading.choices()
+    if "check" in read:
+        read["check"] = [read["check"]]
+    return {**read, **given}
+
+
+def _inbox_notes(reading: InboxNight) -> None:
+    """What the judge may read on stderr: how many letters, no one's action."""
+    from killmod.outputs import note
+
+    taken = sum(1 for read in reading.reads if read.verdict == "taken")
+    others = len(reading.reads) - taken
+    note(
+        f"第 {reading.night} 夜：读到 {len(reading.reads)} 条站内短信，"
+        f"采用 {taken} 条，不计 {others} 条。"
+    )
+    minute = sum(1 for read in reading.reads if read.flag == "time_ambiguous")
+    if minute:
+        note(
+            f"请法官留意：{minute} 条站内短信与截止同一分钟（论坛只显示到分钟，可能在截止之后），"
+            "已照计，见私密文件。"
+        )
 
 
 def _night_12(
@@ -148,6 +308,7 @@ def _night_12(
     replace_record: bool,
     fmt: str,
     templates: Path | None,
+    speaker: Speaker,
 ) -> None:
     """1.2: the kill and the veto (as the night's penalties allow), camps only, the 诈尸
     window: all of it public, printed before the night is committed; the penalties applied
@@ -169,7 +330,8 @@ def _night_12(
             document = json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n"
             return Handout(public=document, notes=notes)
         public = render_public(f"night.{fmt}.j2", templates, night_view(done))
-        return Handout(public=public + _game_over(game, done.winner, templates), notes=notes)
+        public = speaker.capture(public + _game_over(game, done.winner, templates))
+        return Handout(public=public, notes=notes)
 
     record_night(
         game,
@@ -190,6 +352,7 @@ def _set_night(
     fmt: str,
     outputs: Outputs,
     templates: Path | None,
+    speaker: Speaker,
 ) -> None:
     """Every other set: the public dawn post (or its public JSON) on stdout; the police's
     answers, the notices and the night's resolution in a private file — both written
@@ -213,7 +376,7 @@ def _set_night(
             public = json.dumps(dawn_document(done), ensure_ascii=False, indent=1) + "\n"
         else:
             public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
-            public += _game_over(game, done.winner, templates)
+            public = speaker.capture(public + _game_over(game, done.winner, templates))
         return outputs.handout(public, {name: private}, "私下通知和本夜的结算过程")
 
     record_set_night(game, night_no, choice, replace=replace_record, deliver=hand_out)

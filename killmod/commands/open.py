@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import ROUND, db_option, post_format_option, templates_option
 
 
@@ -16,12 +17,17 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-@click.command()
+@command()
 @click.option("--round", "round_no", type=ROUND, help="第几轮（默认：下一次投票的轮次）")
 @click.option(
-    "--deadline", required=True, help="截止时间：2019-05-12 22:00、22:00、今晚22点……（要在以后）"
+    "--deadline",
+    required=True,
+    metavar="时间",
+    help="截止时间：2019-05-12 22:00、22:00、今晚22点……（要在以后）",
 )
-@click.option("--thread", "thread_url", help="投票帖的网址（已经开好帖时）：记进游戏文件")
+@click.option(
+    "--thread", "thread_url", metavar="网址", help="投票帖的网址（已经开好帖时）：记进游戏文件"
+)
 @post_format_option
 @db_option
 @templates_option

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
+from killmod.limits import MAX_ROUND
+
 DEFAULT_DB = Path("killmod.db")
-# Rounds are a game's days (a 25-player game lasts a few dozen): a larger number is a typo.
-MAX_ROUND = 999
 ROUND = click.IntRange(min=1, max=MAX_ROUND)
 
 db_option = click.option(
@@ -20,7 +20,7 @@ db_option = click.option(
     help="游戏文件（SQLite）",
 )
 templates_option = click.option(
-    "--templates", type=click.Path(path_type=Path), help="自定义模板文件夹"
+    "--templates", type=click.Path(path_type=Path), metavar="文件夹", help="自定义模板文件夹"
 )
 post_format_option = click.option(
     "--format",
@@ -55,7 +55,7 @@ def board_options(command):
         type=click.Path(path_type=Path),
         help="其他论坛：用 profile 文件（TOML）描述的选择器读取帖子",
     )(command)
-    return click.option("--forum", help="指定论坛格式（默认自动识别）")(command)
+    return click.option("--forum", metavar="格式", help="指定论坛格式（默认自动识别）")(command)
 
 
 def vote_thread_options(command):
@@ -66,9 +66,10 @@ def vote_thread_options(command):
     """
     for option in reversed(
         (
-            click.argument("source", required=False),
+            click.argument("source", metavar="投票帖", required=False),
             click.option(
                 "--deadline",
+                metavar="时间",
                 help="截止时间：2014-12-09 22:00、22:00、今晚22点……（默认：killmod open 记下的）",
             ),
             click.option(

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     board_options,
@@ -22,7 +23,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-@click.command()
+@command()
 @vote_thread_options
 @click.option("--mention", is_flag=True, help="在名字后加 Discuz 的 @用户名，提醒到本人")
 @post_format_option

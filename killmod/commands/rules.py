@@ -8,17 +8,19 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import templates_option
 
 
-@click.command()
-@click.argument("name")
+@command()
+@click.argument("name", metavar="规则")
 @click.option("--players", type=int, help="只看这个人数的一行（超出规则的人数范围：退出码 2）")
-@click.option("--code", help="V4.0：解读版本号，如 64C65")
+@click.option("--code", metavar="版本号", help="V4.0：解读版本号，如 64C65")
 @click.option(
     "--variant",
     "variants",
     multiple=True,
+    metavar="玩法",
     help="2.0 花样玩法（可多次）：ghost、poison、guardian、double-guardian",
 )
 @click.option(
@@ -39,7 +41,7 @@ def rules(
     fmt: str,
     templates: Path | None,
 ) -> None:
-    """规则 NAME（1.2、v4、x、1.0、2.0）的身份表和规则摘要；V4.0 版本号。"""
+    """规则的身份表和摘要，V4.0 版本号的解读。规则名：1.2、V4.0（v4）、X、1.0、2.0，不分大小写。"""
     from killmod.announce import render_public
     from killmod.errors import BadInput
     from killmod.flows import flow_for

@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.outputs import Outputs, private_options
 
 
-@click.command()
+@command()
 @db_option
 @click.option("--reveal", is_flag=True, help="游戏结束后：打印揭秘帖（公布所有身份）")
 @click.option(

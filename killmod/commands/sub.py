@@ -1,4 +1,5 @@
-"""``killmod sub``: a substitute takes over a seat: the public post, the substitute's notice."""
+"""``killmod sub``: a substitute takes over a seat: the public 换替补 post, the substitute's
+notice in the private folder (``--send``: by 站内短信)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,36 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, post_format_option, templates_option
+from killmod.commands.speak import (
+    Speaker,
+    board_of,
+    board_options,
+    notices_for,
+    send_after,
+    speaker,
+    with_send_options,
+)
+from killmod.limits import MAX_UID
 from killmod.outputs import Outputs, private_options, step_file
-from killmod.roster import MAX_UID
 
 
-@click.command()
-@click.argument("seat", type=int)
-@click.argument("name")
+@command()
+@click.argument("seat", type=int, metavar="座位号")
+@click.argument("name", metavar="替补")
 @click.option("--uid", type=click.IntRange(1, MAX_UID), help="替补的论坛 uid")
-@click.option("--at", "at_text", help="接替时间（默认现在）：之后旧玩家的发言按 replaced 处理")
+@click.option(
+    "--at", "at_text", metavar="时间", help="接替时间（默认现在）：之后旧玩家的发言按 replaced 处理"
+)
 @post_format_option
 @db_option
 @private_options("--notices")
 @templates_option
+@with_send_options
+@board_options()
 @user_errors
+@speaker
 def sub(
     seat: int,
     name: str,
@@ -31,12 +47,16 @@ def sub(
     db_path: Path,
     outputs: Outputs,
     templates: Path | None,
+    send: bool,
+    board_url: str | None,
+    speaker: Speaker,
 ) -> None:
-    """替补接替座位 SEAT（身份不变）：输出换替补的公告，替补的站内短信（原座位的身份）
-    写进私密文件夹。"""
+    """替补接替一个座位（身份不变）：输出换替补的公告，替补的站内短信（这个座位的身份）写进
+    私密文件夹；--send 把它发给替补的 uid。"""
     from killmod.announce import render_public
-    from killmod.deal import notice_stem, notices
+    from killmod.deal import current_notices, notice_stem, notices
     from killmod.delivery import Handout
+    from killmod.errors import BadInput
     from killmod.model import Player
     from killmod.store import Game
     from killmod.substitute import Substitution, substitute
@@ -52,7 +72,10 @@ def sub(
             handout.notes.append("还没有发身份：发身份（killmod deal）时替补会收到这个座位的短信。")
         return handout
 
+    if send and uid is None:
+        raise BadInput("--send 要给替补的论坛 uid（--uid）：站内短信只按 uid 发。什么也没有记录。")
     with Game.open(db_path) as game:
+        board = board_of(game, board_url) if send else None
         file_name = step_file(
             game,
             notice_stem(Player(seat, name)),
@@ -61,3 +84,10 @@ def sub(
         )
         outputs.refuse_taken([file_name])
         substitute(game, seat, name, uid=uid, at_text=at_text, deliver=hand_out)
+        if board:
+            texts = current_notices(game, (seat,), templates)
+            later = (
+                f"替补已经记录，确认无误后用 killmod notices --seat {seat} --send "
+                f"--board {board} --yes 发出"
+            )
+            send_after(game, speaker, board, notices_for(game, texts, "替补"), later=later)

@@ -7,26 +7,38 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import ROUND, db_option, post_format_option, templates_option
+from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 
 
-@click.command()
-@click.argument("seat", type=int)
+@command()
+@click.argument("seat", type=int, metavar="座位号")
 @click.option("--round", "round_no", type=ROUND, help="第几轮（默认：正在进行的白天）")
-@click.option("--at", "at_text", help="亮牌的时间（默认现在）：提前亮牌时，之后的帖才算重新指认")
+@click.option(
+    "--at",
+    "at_text",
+    metavar="时间",
+    help="亮牌的时间（默认现在）：提前亮牌时，之后的帖才算重新指认",
+)
 @post_format_option
+@post_option
 @db_option
 @templates_option
+@board_options()
 @user_errors
+@speaker
 def suicide(
     seat: int,
     round_no: int | None,
     at_text: str | None,
     fmt: str,
+    post_url: str | None,
     db_path: Path,
     templates: Path | None,
+    speaker: Speaker,
 ) -> None:
-    """2.0：杀手 SEAT 亮牌自杀。轮到他辩解时：出局，天黑；其他时候：视为放弃游戏，重新指认。"""
+    """2.0：杀手亮牌自杀。轮到他辩解时：出局，天黑；其他时候：视为放弃游戏，重新指认。"""
     from zoneinfo import ZoneInfo
 
     from killmod.announce import render_game_over, render_public
@@ -41,8 +53,9 @@ def suicide(
         public = render_public(f"suicide.{fmt}.j2", templates, suicide_view(done, roster))
         if done.winner:
             public += "\n" + render_game_over(done.winner, roster, templates)
-        return Handout(public=public)
+        return Handout(public=speaker.capture(public))
 
     with Game.open(db_path) as game:
         at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
         record_suicide(game, seat, round_no, at, deliver=hand_out)
+        post_after(game, speaker, post_url, templates)

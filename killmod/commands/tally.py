@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
@@ -18,6 +20,8 @@ from killmod.commands.options import (
     templates_option,
     vote_thread_options,
 )
+from killmod.commands.speak import Speaker, post_after, post_option, speaker
+from killmod.commands.speak import board_options as speaking_options
 from killmod.outputs import PRINT_SECRETS, note, post
 
 if TYPE_CHECKING:
@@ -34,7 +38,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-@click.command()
+@command()
 @vote_thread_options
 @click.option("--record", is_flag=True, help="把结果、帖子快照、警告和出局记录进游戏文件")
 @click.option(
@@ -77,10 +81,13 @@ def now() -> datetime:
     is_flag=True,
     help="危险：把保密的结算细节（哪些帖因夜晚效果不计票，出自谁）也打印到屏幕上",
 )
+@post_option
 @templates_option
 @board_options
+@speaking_options(cookies=False)
 @fetch_options(offline=True)
 @user_errors
+@speaker
 def tally(
     source,
     deadline,
@@ -97,23 +104,37 @@ def tally(
     ambiguous_time,
     rulings,
     print_secrets,
+    post_url,
     templates,
     forum,
     profile_path,
     fetching,
+    speaker: Speaker,
 ) -> None:
-    """计票：读取投票帖 SOURCE（网址、保存的网页或文件夹；默认游戏文件记下的本轮投票帖），输出公告。
-
-    截止前（不加 --record、--early）输出的是截至现在的临时票型，注明非最终结果。
-    """
+    """计票：读取投票帖（网址、保存的网页或文件夹；默认游戏文件记下的本轮投票帖），输出公告；
+    --post 把公告回复到帖子。截止前（不加 --record、--early）输出截至现在的临时票型，
+    注明非最终结果。"""
     from killmod.errors import BadInput
-    from killmod.store import Game
 
     if as_of is not None and (record or early):
         raise BadInput("--as-of 是临时票型（非最终结果），不能记录，也不能和 --early 一起用。")
     if as_of is not None and fmt == "audit":
         raise BadInput("临时票型没有逐帖审计：--as-of 请用 --format bbcode、text 或 json。")
-    with Game.using(None if roster_path else db_path) as game:
+
+    if post_url and (fmt in ("json", "audit") or print_secrets):
+        raise BadInput(
+            "--post 只发公告（--format bbcode 或 text），不能与 --format json/audit 或 "
+            "--print-secrets 同用。"
+        )
+    if post_url and roster_path:
+        raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
+    if roster_path:  # no game file: the SQLite library is not even imported
+        opened = nullcontext(None)
+    else:
+        from killmod.store import Game
+
+        opened = Game.using(db_path)
+    with opened as game:
         if as_of is not None or (not record and not early and fmt in ("bbcode", "text")):
             _so_far(
                 game,
@@ -132,28 +153,33 @@ def tally(
                 forum=forum,
                 profile=profile_path,
                 fetching=fetching,
+                speaker=speaker,
             )
-            return
-        _tally(
-            game,
-            source,
-            deadline=deadline,
-            roster=roster_path,
-            round_no=round_no,
-            record=record,
-            replace_record=replace_record,
-            early=early,
-            phase=phase,
-            fmt=fmt,
-            print_secrets=print_secrets,
-            edits=edits,
-            ambiguous_time=ambiguous_time,
-            rulings=rulings,
-            templates=templates,
-            forum=forum,
-            profile=profile_path,
-            fetching=fetching,
-        )
+        else:
+            _tally(
+                game,
+                source,
+                deadline=deadline,
+                roster=roster_path,
+                round_no=round_no,
+                record=record,
+                replace_record=replace_record,
+                early=early,
+                phase=phase,
+                fmt=fmt,
+                print_secrets=print_secrets,
+                edits=edits,
+                ambiguous_time=ambiguous_time,
+                rulings=rulings,
+                templates=templates,
+                forum=forum,
+                profile=profile_path,
+                fetching=fetching,
+                speaker=speaker,
+            )
+        if post_url:
+            what = None if record else "目前的票数"
+            post_after(game, speaker, post_url, templates, what=what, recorded=record)
 
 
 def _tally(
@@ -163,6 +189,7 @@ def _tally(
     fmt: str,
     print_secrets: bool,
     templates: Path | None,
+    speaker: Speaker,
     **options,
 ) -> None:
     """Count (and record) the vote; a recorded vote's post is printed before the record
@@ -170,13 +197,15 @@ def _tally(
     from killmod.tallying import tally as run_tally
 
     def hand_out(result: TallyResult) -> Handout:
-        return tally_handout(result, game, fmt, templates, print_secrets=print_secrets)
+        return tally_handout(
+            result, game, fmt, templates, print_secrets=print_secrets, speaker=speaker
+        )
 
     recording = options["record"]
     result = run_tally(source, game=game, deliver=hand_out if recording else None, **options)
     if not recording:
         public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
-        post(public)
+        post(speaker.capture(public))
         if notes:
             note(notes)
 
@@ -188,12 +217,16 @@ def tally_handout(
     templates: Path | None,
     *,
     print_secrets: bool = False,
+    speaker: Speaker | None = None,
 ) -> Handout:
     """What a recorded tally hands the judge: the announcement (the game-over post when the
-    game ended), and the notes for the judge once the step is committed."""
+    game ended; kept by ``speaker`` for ``--post``), and the notes for the judge once the
+    step is committed."""
     from killmod.delivery import Handout
 
     public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+    if speaker is not None:
+        public = speaker.capture(public)
     return Handout(public=public, notes=[notes] if notes else [])
 
 
@@ -205,6 +238,7 @@ def _so_far(
     fmt: str,
     print_secrets: bool,
     templates: Path | None,
+    speaker: Speaker,
     **options,
 ) -> None:
     """The provisional count as of ``as_of``; without one, the count as of now, which once
@@ -215,11 +249,11 @@ def _so_far(
     counted = count_so_far(source, game=game, as_of=parse_cut(as_of or NOW), now=now(), **options)
     if as_of is None and counted.remaining.total_seconds() <= 0:
         public, notes = _outputs(counted.result, game, fmt, templates, print_secrets=print_secrets)
-        post(public)
+        post(speaker.capture(public))
         if notes:
             note(notes)
         return
-    post(render_provisional(counted, fmt, templates))
+    post(speaker.capture(render_provisional(counted, fmt, templates)))
     judge_notes(counted.result, templates, print_secrets=print_secrets and fmt != "json")
     if as_of is None:
         note(
@@ -230,12 +264,15 @@ def _so_far(
 
 def render_provisional(counted: Provisional, fmt: str, templates: Path | None) -> str:
     """The provisional count's post (``bbcode``/``text``) or its JSON document."""
-    from killmod.announce import render_public
     from killmod.rules import rule_set
-    from killmod.views import provisional_json, provisional_view
 
     if fmt == "json":
+        from killmod.views import provisional_json
+
         return json.dumps(provisional_json(counted), ensure_ascii=False, indent=1) + "\n"
+    from killmod.announce import render_public
+    from killmod.views import provisional_view
+
     view = provisional_view(counted, rule_set(counted.result.rules))
     return render_public(f"provisional.{fmt}.j2", templates, view)
 
@@ -252,17 +289,21 @@ def _outputs(
     ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
     judge (stderr): times to the minute, slips of the pen, posts a hidden effect left
     uncounted."""
-    from killmod.announce import public_tally_json, render_game_over, render_tally, tally_json
     from killmod.rules import rule_set
 
     rules = rule_set(result.rules)
     winner = result.recorded.winner if result.recorded else None
+    # Each output imports what it needs only: no Jinja2 for the JSON document.
     if fmt == "json":
+        from killmod.tallydoc import public_tally_json, tally_json
+
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
         if winner:  # stdout stays one JSON document: the game's end is a key of it
             document["game_over"] = winner.as_json()
         public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
     else:
+        from killmod.announce import render_game_over, render_tally
+
         public = render_tally(result, fmt, rules, templates)
         if winner:
             public += render_game_over(winner, game.roster(), templates)
@@ -286,10 +327,15 @@ def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: b
 
 
 def _notes(result: TallyResult, templates: Path | None) -> str:
-    from killmod.announce import render_public
     from killmod.views import tally_notes_view
 
-    notes = render_public("tally.notes.text.j2", templates, tally_notes_view(result))
+    view = tally_notes_view(result)
+    # The bundled notes say nothing when there is nothing to note: no template to render.
+    if templates is None and not (view.values["flags"] or view.values["hidden"]):
+        return ""
+    from killmod.announce import render_public
+
+    notes = render_public("tally.notes.text.j2", templates, view)
     return notes.rstrip("\n") if notes.strip() else ""
 
 

@@ -7,12 +7,13 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import ROUND, db_option
 
 
-@click.command()
-@click.argument("kind", type=click.Choice(("game", "vote")), required=False)
-@click.argument("url", required=False)
+@command()
+@click.argument("kind", type=click.Choice(("game", "vote")), required=False, metavar="game|vote")
+@click.argument("url", required=False, metavar="网址")
 @click.option("--round", "round_no", type=ROUND, help="投票帖是第几轮的（默认：下一次投票的轮次）")
 @db_option
 @user_errors

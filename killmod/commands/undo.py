@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import click
-
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option, templates_option
 
 
-@click.command()
+@command()
 @db_option
 @templates_option
 @user_errors
 def undo(db_path: Path, templates: Path | None) -> None:
-    """撤销最后记录的一步（计票、夜晚、替补、抽签、处罚、请假、发身份……）：记录作废但保留，可一步步往回撤。"""
+    """撤销最后记录的一步。计票、夜晚、替补、抽签、处罚、请假、发身份……都可以撤销：记录作废但保留，可一步步往回撤。"""
     from killmod.announce import render_public
     from killmod.delivery import Handout
     from killmod.store import Game

@@ -7,14 +7,15 @@ from pathlib import Path
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.options import db_option
 
 
-@click.command()
+@command()
 @db_option
 @user_errors
 def upgrade(db_path: Path) -> None:
-    """把旧版 killmod 的游戏文件升级到这个版本的格式（原文件备份在旁边，原样保留）。"""
+    """把旧版 killmod 的游戏文件升级到这个版本的格式。原文件备份在旁边，原样保留。"""
     from killmod.upgrade import upgrade as upgrade_file
 
     done = upgrade_file(db_path)

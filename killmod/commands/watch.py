@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from time import sleep
 
 import click
 
 from killmod.cli import user_errors
+from killmod.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
@@ -24,7 +26,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-@click.command()
+@command()
 @vote_thread_options
 @click.option(
     "--every",
@@ -67,11 +69,15 @@ def watch(
     profile_path,
     fetching,
 ) -> None:
-    """盯帖：每隔一段时间读取投票帖 SOURCE（默认游戏文件记下的本轮投票帖），有新票就在 stderr
+    """盯帖：截止前每隔一段时间读取投票帖（默认游戏文件记下的本轮投票帖），有新票就在 stderr
     显示临时票型；截止（加宽限）后输出公告，加 --record 时像 tally --record 一样记录。"""
-    from killmod.store import Game
+    if roster_path:  # no game file: the SQLite library is not even imported
+        opened = nullcontext(None)
+    else:
+        from killmod.store import Game
 
-    with Game.using(None if roster_path else db_path) as game:
+        opened = Game.using(db_path)
+    with opened as game:
         _watch(
             game,
             source,

@@ -11,6 +11,7 @@ import importlib
 
 from killmod.errors import BadInput
 from killmod.flows.base import Flow
+from killmod.rules import rule_set_name
 
 # Each set's flow class, imported when a game asks for it (with its rule module).
 FLOWS: dict[str, str] = {
@@ -29,9 +30,9 @@ def _flow_class(path: str) -> type[Flow]:
 
 
 def flow_for(rules: str, variants: tuple[str, ...] = (), code: str | None = None) -> Flow:
-    """The flow of the rule set called ``rules`` (2.0 with ``variants``: the variants' flow)."""
-    if rules not in FLOWS:
-        raise BadInput(f"未知的规则「{rules}」。可用：{'、'.join(FLOWS)}")
+    """The flow of the rule set called ``rules`` (any usual spelling; 2.0 with ``variants``:
+    the variants' flow)."""
+    rules = rule_set_name(rules)
     if variants:
         variant_flow = _flow_class(VARIANTS)
         if rules != variant_flow.rules.NAME:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from killmod.errors import BadInput
 from killmod.model import DayStep, GameOver, Outcome, Player, Stage
@@ -22,7 +22,7 @@ from killmod.rules.policy import KILLER, JudgeOut
 if TYPE_CHECKING:  # the rule modules load with their flows, not with every command
     from killmod.rules.r10 import KnifeCount
     from killmod.rules.variants import Notice
-from killmod.store import Event
+    from killmod.store import Event
 
 # The night options that name one seat (``check`` and ``guard`` hold several).
 SEAT_OPTIONS = ("kill", "butterfly", "snipe", "inject", "silence", "pact", "possess")
@@ -79,6 +79,24 @@ class NightChoice:
             check=tuple(data.get("check", ())),
             guard=tuple((guardian, target) for guardian, target in data.get("guard", ())),
         )
+
+
+@dataclass(frozen=True)
+class NightSkill:
+    """Who may send the judge one of the night's choices, and how theirs make one.
+
+    ``option`` is the choice (a ``NightChoice`` field, or 1.2's ``veto``); ``actors``
+    the seats entitled to it tonight.  ``split`` is how the actors' choices make the
+    night's: ``each`` — each actor's own (a single role; the guardians, each his own
+    guard); ``majority`` — the most named target, those who name none agreeing with the
+    others, a tie no choice (``team_choice``); ``agree`` — one target only when all who
+    named one named the same.  ``rule`` quotes the rule text the split follows.
+    """
+
+    option: str
+    actors: tuple[int, ...]
+    split: Literal["each", "majority", "agree"] = "each"
+    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -210,6 +228,10 @@ class Flow:
         """Roles by seat, by the table, shuffled with ``rng``."""
         return self.rules.deal(seats, rng)
 
+    def powers(self, role: str) -> tuple[str, ...]:
+        """What a player of ``role`` may do, in the rule text's words (the deal's notice)."""
+        return self.rules.POWERS.get(role, ())
+
     # --- the state ---------------------------------------------------------------------
 
     def start(self, players: Sequence[Player]) -> Any:
@@ -234,6 +256,10 @@ class Flow:
         if event.kind == "out" and not data.get("surrender"):
             return self.judge_out(state, event.seat, data["reason"]).state
         return state
+
+    def night_skills(self, state: Any) -> tuple[NightSkill, ...]:
+        """Who may act tonight and how a team's choices make one: none by default."""
+        return ()
 
     def round_of_night(self, night_no: int) -> int:
         """The game round a night belongs to (the night and the day after it)."""

@@ -17,6 +17,7 @@ from killmod.flows.base import (
     Flow,
     NightChoice,
     NightPlay,
+    NightSkill,
     OutPlay,
     dealt_roles,
     out_at_start,
@@ -85,6 +86,15 @@ class R20Flow(R10Flow):
         """The dealt roles against the table."""
         return replace(r20.new_game(dealt_roles(players)), deaths=out_at_start(players))
 
+    def night_skills(self, state: Any) -> tuple[NightSkill, ...]:
+        """3.q and 3.t: the killers kill, the police check, the dead among them too
+        (注意事项 l), ``r20.night_team``); i) “无法统一意见时，裁判将遵循少数服从多数”."""
+        majority = "无法统一意见时，裁判将遵循少数服从多数"
+        return (
+            NightSkill("kill", r20.night_team(state, r20.KILLER), "majority", majority),
+            NightSkill("check", r20.night_team(state, r20.POLICE), "majority", majority),
+        )
+
     def night(self, state: Any, choice: NightChoice, night_no: int) -> NightPlay:
         """3.p–3.w: the required kill, turned at dawn; the check answered by a gesture."""
         result = r20.resolve_night(state, choice.required_kill(), choice.single_check())
@@ -145,10 +155,33 @@ class VariantFlow(R20Flow):
         """The table with the variants' roles; the 鬼匪 drawn among the killers."""
         return variants.deal(seats, self.variants, rng)
 
+    def powers(self, role: str) -> tuple[str, ...]:
+        """2.0's powers with what the variants give or add."""
+        return variants.powers(role, self.variants)
+
     def start(self, players: Sequence[Player]) -> variants.VariantState:
         """The dealt roles against the variants' table."""
         state = variants.new_game(dealt_roles(players), self.variants)
         return replace(state, out=frozenset(out_at_start(players)))
+
+    def night_skills(self, state: variants.VariantState) -> tuple[NightSkill, ...]:
+        """2.0's teams (the 匪帮 with the 鬼匪 and the possessed), the 生死状 with the kill
+        (其他细微规则变化 2), the living 鬼匪's one 附体, and each guardian's own guard."""
+        majority = "无法统一意见时，裁判将遵循少数服从多数"
+        gang = tuple(s for s in sorted(state.roles) if state.roles[s] in variants.KILLER_SIDE)
+        police = tuple(s for s in sorted(state.roles) if state.roles[s] == r20.POLICE)
+        ghost = tuple(
+            s
+            for s in sorted(state.roles)
+            if state.roles[s] == variants.GHOST and state.alive(s) and not state.possession_used
+        )
+        return (
+            NightSkill("kill", gang, "majority", majority),
+            NightSkill("pact", gang if variants.POISON in state.roles.values() else (), "majority"),
+            NightSkill("possess", ghost),
+            NightSkill("check", police, "majority", majority),
+            NightSkill("guard", state.active_guardians()),
+        )
 
     def night(self, state: variants.VariantState, choice: NightChoice, night_no: int) -> NightPlay:
         """Guards, the kill (with the 生死状), the possession, the checks, then 渎职."""

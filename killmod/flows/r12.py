@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from killmod.errors import BadInput
-from killmod.flows.base import Flow, OutPlay
+from killmod.flows.base import Flow, NightSkill, OutPlay
 from killmod.model import GameOver, Roster
 from killmod.rules import r12
 
@@ -25,6 +25,22 @@ class R12Flow(Flow):
     def vote_out(self, state: Any, seats: tuple[int, ...], round_no: int) -> OutPlay:
         """The roster is updated by the recorded death itself."""
         return OutPlay(state, seats)
+
+    def night_skills(self, state: Roster) -> tuple[NightSkill, ...]:
+        """补充说明 一.3 “权利行使轮，特殊身份的玩家向法官提交杀人名单”: the living killers'
+        one list, and the living 检查官's veto (一次, 任意一轮).
+
+        Decision (docs/rules/1.2.md, “Night actions by 站内短信”): the rule text names one
+        list, not how killers who send different ones are settled; killmod takes the kill
+        only when every killer who named one named the same seat, else the judge decides.
+        """
+        living = state.living
+        killers = tuple(p.seat for p in living if p.role == r12.KILLER)
+        veto = tuple(p.seat for p in living if p.role == r12.VETO_ROLE)
+        return (
+            NightSkill("kill", killers, "agree", "特殊身份的玩家向法官提交杀人名单"),
+            NightSkill("veto", veto),
+        )
 
     def verdict(self, state: Roster) -> GameOver | None:
         """三、胜利条件 over the roster's players."""

@@ -10,6 +10,7 @@ from killmod.flows.base import (
     Flow,
     NightChoice,
     NightPlay,
+    NightSkill,
     OutPlay,
     dealt_roles,
     out_at_start,
@@ -63,6 +64,23 @@ class V4Flow(Flow):
             document=v4.night_json(result, night_no),
             checks=() if police is None else (Check(police.seat, police.camp),),
             events=tuple(event.text for event in result.events),
+        )
+
+    def night_skills(self, state: v4.V4State) -> tuple[NightSkill, ...]:
+        """二、身份与技能: the living players of each role with a skill.
+
+        “所有存活状态的杀手可以共同选择一名角色……若杀手不共群，则由所有存活状态的杀手选出
+        一名杀手执行技能” (and the same of the 警察): one choice, the team's; killers who send
+        different ones have not chosen (docs/rules/v4.md, “Night actions by 站内短信”).
+        """
+        together = "共同选择；若不共群，则选出一名执行技能"
+        return (
+            NightSkill("butterfly", state.holders(v4.BUTTERFLY)),
+            NightSkill("kill", state.holders(KILLER), "agree", together),
+            NightSkill("check", state.holders(POLICE), "agree", together),
+            NightSkill("snipe", state.holders(v4.SNIPER)),
+            NightSkill("inject", state.holders(v4.DOCTOR)),
+            NightSkill("silence", state.holders(v4.OLD_MAN)),
         )
 
     def vote_out(self, state: v4.V4State, seats: tuple[int, ...], round_no: int) -> OutPlay:

@@ -11,6 +11,7 @@ from killmod.flows.base import (
     Flow,
     NightChoice,
     NightPlay,
+    NightSkill,
     OutPlay,
     dealt_roles,
     out_at_start,
@@ -45,6 +46,15 @@ class XFlow(Flow):
         checks = () if answer is None else (Check(answer.seat, answer.identity, answer.gesture),)
         play = NightPlay(result.state, (result.victim,), {}, posts=result.posts, checks=checks)
         return with_document(play, night_no)
+
+    def night_skills(self, state: x.XState) -> tuple[NightSkill, ...]:
+        """3.6 and 3.11: the living killers kill, the living police check, each team as
+        one; 3.6 “如果意见无法完全统一，则由裁判取其中多数人的意见” (``x.team_choice``)."""
+        majority = "如果意见无法完全统一，则由裁判取其中多数人的意见"
+        return (
+            NightSkill("kill", state.holders(KILLER), "majority", majority),
+            NightSkill("check", state.holders(POLICE), "majority", majority),
+        )
 
     def check_first_kill(self, victim: str, previous: dict[str, Any] | None) -> None:
         """注意事项 8): not the previous X game's first victim (by forum name)."""

@@ -27,6 +27,11 @@ NAME = "1.0"
 KILLER = "杀手"
 CIVILIAN = "平民"
 ROLES = (KILLER, CIVILIAN)
+# What each role's notice says, in the rule text's words (2．游戏原则).
+POWERS: dict[str, tuple[str, ...]] = {
+    KILLER: ("杀手：游戏中运用各种手段掩饰身份。除自己同伴外，除掉所有平民。",),
+    CIVILIAN: ("平民：从游戏中除掉所有杀手。",),
+}
 
 # 2．游戏原则: 杀手 “除掉所有平民”; 平民 “从游戏中除掉所有杀手”.
 KILLER_CAMP = "杀手"

@@ -13,7 +13,6 @@ from datetime import timedelta
 from killmod.errors import BadInput
 from killmod.model import GameOver
 from killmod.rules.policy import JudgeOut, TallyPolicy
-from killmod.rules.r10 import deal_roles
 
 NAME = "1.2"
 PLAYERS = 16
@@ -22,6 +21,20 @@ ROLES = {"杀手": 3, "水民": 12, "检查官": 1}
 KILLER = "杀手"
 # “检查官 … 拥有一次否决权，可以在游戏中的任何一轮使用”.
 VETO_ROLE = "检查官"
+# What each role's notice says it may do, in the rule text's words (一、游戏人数及角色安排;
+# the killers' list: 补充说明 一.3).
+POWERS: dict[str, tuple[str, ...]] = {
+    "杀手": (
+        "杀手：属杀手方，拥有杀人的权利，每轮可杀一人；迷惑好人以隐藏自己，参与投票。",
+        "权利行使轮，特殊身份的玩家向法官提交杀人名单。",
+    ),
+    "水民": ("水民：属好人方，拥有投票的权利，负责找出杀手。",),
+    "检查官": (
+        "检查官：属好人方，拥有一次否决权，可以在游戏中的任何一轮使用；其他权利和作用等同水民。",
+        "否决权只有一次使用机会，可在任意一轮向法官递交行使权力对象的名单，"
+        "被行使权力的玩家直接宣布出局并按规则公布身份。",
+    ),
+}
 
 # 补充说明 4: “可弃权，但不投票者视为自投，并被警告一次，二次换替补，无替补出局”;
 # 四 “允许改票，但必须重新发帖”; 二.5 “无该轮投票权的正式玩家在投票贴内发言按犯规处理。
@@ -154,6 +167,8 @@ def table() -> list[dict]:
 
 def deal(seats: Iterable[int], rng: random.Random) -> dict:
     """Roles by seat: the 16 cards shuffled with ``rng``."""
+    from killmod.rules.r10 import deal_roles  # shared dealing: 1.0 loads only when dealing
+
     order = sorted(set(seats))
     return deal_roles(order, role_table(len(order)), rng)
 

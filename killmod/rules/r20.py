@@ -41,6 +41,16 @@ from killmod.rules.x import CIVILIAN, KILLER, POLICE, PoliceFeedback, feedback, 
 
 NAME = "2.0"
 ROLES = (POLICE, KILLER, CIVILIAN)
+# What each role's notice says it may do, in the rule text's words (2．基本原则; the
+# killers' suicide: 四注意事项 g)).
+POWERS: dict[str, tuple[str, ...]] = {
+    POLICE: ("警察：夜晚确认出杀手并在白天带领平民杀掉杀手。",),
+    KILLER: (
+        "杀手：夜晚找出警察并将其杀死。",
+        "杀手自杀时必须是轮到自己辩解时方可亮牌自杀。",
+    ),
+    CIVILIAN: ("平民：帮助警察找出杀手。",),
+}
 
 # 三游戏胜负判定方法 d) “平民的胜负与警察相同”.
 GOOD_CAMP = "警民"
@@ -89,6 +99,7 @@ __all__ = [
     "NAME",
     "POINT",
     "POLICE",
+    "POWERS",
     "REVEAL_ON_OUT",
     "ROLES",
     "TALLY_POLICY",

@@ -59,6 +59,40 @@ JUDGE_OUTS = r20.JUDGE_OUTS
 POLICE_POSSESSED_NOTICE = "你方人员遭遇附体，但未生效"
 POISON_CHECKED_NOTICE = "警察已经验过您，知晓您的身份了"
 
+# What each variant role's notice says it may do, in the rule text's words (关于鬼匪,
+# 关于毒药, 守护神角色 and 守护规则 1–3, 双守护 1 and 3).
+_GHOST = (
+    "鬼匪在全局内任意一回合开始的时候，可以“附体”，但“附体”仅限一次。且必须在鬼匪活着的状态下进行。",
+    "1.如果被附体者是平民，该平民身份转变为匪（即匪增加一人）；"
+    "2.如果被附体者是警察，附体无效，但算进行过附体，以后不得再附；"
+    "3.如果被附体者是毒药，鬼匪与毒药同死。4.鬼匪可以选择全局内一直都不附体。",
+)
+_POISON = (
+    "毒药立场属于警方。但毒药不参与警队分析，不能验人，与警察彼此也互不知道名单，"
+    "需要在战局中互相观察、暗示以彼此判断确认。",
+    "1.如果匪徒杀到毒药，匪徒中一人与毒药同死；2.如果匪徒附体毒药，附体的鬼匪与毒药同死。",
+)
+_GUARD = (
+    "每轮开始前，守护神必须提交一守护名单。提交时间与杀、验提交名单同步。"
+    "如果该轮被守护人被杀、被票，那么守护神替他去死。",
+    "1.不得守护自己；不得守护死人；2.可放弃守护一次，但累计两次不守护，守护神判渎职死亡；"
+    "3.游戏进行全过程中，不得守护相同的人——即，每位玩家只有一次被守护的机会。",
+)
+# 其他细微规则变化 1 and 2: what the police and the killers may do besides, in such a game.
+_CHECK_AGAIN = "警察可以重复验同一人——因为有了“附体”，某人可能上回合是平民，下回合就变匪了。"
+_PACT = (
+    "匪徒提交杀人名单的时候，需增加“生死状”——“如果我们错杀毒药，XX（事先内部商榷好一匪徒名单）"
+    "与毒药同死。”"
+)
+_POSSESS_LIST = "决定附体时，同时提交被附体人名单。"
+POWERS: dict[str, tuple[str, ...]] = {
+    GHOST: _GHOST,
+    POISON: _POISON,
+    GUARDIAN: ("守护神角色——立场自选，可刻意帮警，可刻意帮匪，也可刻意乱民，玩法自定。", *_GUARD),
+    POLICE_GOD: ("警神守护，仅仅对警察和平民产生作用，对匪和匪神无效。", *_GUARD),
+    KILLER_GOD: ("匪神守护，仅仅对匪徒和平民产生作用，对警和警神无效。", *_GUARD),
+}
+
 Cause = Literal[
     "killed",
     "guarded_kill",
@@ -88,6 +122,22 @@ def check_variants(variants: Iterable[str]) -> tuple[str, ...]:
     if {"guardian", "double-guardian"} <= set(chosen):
         raise BadInput("guardian（守护神）与 double-guardian（双守护）只能选一个。")
     return chosen
+
+
+def powers(role: str, variants: Iterable[str]) -> tuple[str, ...]:
+    """What a player of ``role`` may do in a 2.0 game with ``variants``, in the rule text's
+    words: 2.0's own (the 鬼匪 is a killer too), the variant role's, and what the variants
+    add to the police (重复验同一人, with a 鬼匪) and the killers (the 生死状, with a 毒药)."""
+    chosen = check_variants(variants)
+    lines = list(r20.POWERS.get(KILLER if role == GHOST else role, ()))
+    lines += POWERS.get(role, ())
+    if role == POLICE and "ghost" in chosen:
+        lines.append(_CHECK_AGAIN)
+    if role in (KILLER, GHOST) and "poison" in chosen:
+        lines.append(_PACT)
+    if role == GHOST:
+        lines.append(_POSSESS_LIST)
+    return tuple(lines)
 
 
 def extra_roles(variants: Iterable[str]) -> dict[str, int]:

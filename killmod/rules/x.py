@@ -36,6 +36,19 @@ POLICE = "警察"
 KILLER = "杀手"
 CIVILIAN = "平民"
 ROLES = (POLICE, KILLER, CIVILIAN)
+# What each role's notice says it may do, in the rule text's words (专业术语 14)、20) and
+# 2．基本原则 3)).
+POWERS: dict[str, tuple[str, ...]] = {
+    POLICE: (
+        "警察：游戏中的特殊身份者，每轮可验证某一人的身份并从裁判处得到答案，"
+        "要带领平民公决所有杀手而获得胜利。",
+    ),
+    KILLER: (
+        "杀手：游戏中的特殊身份者，每轮可杀一人，在游戏中自始至终需要努力隐藏身份，"
+        "要杀光警察而获得胜利。",
+    ),
+    CIVILIAN: ("平民：帮助警察公决出杀手。任何时候平民都不得故意帮助杀手。",),
+}
 
 # 4．游戏胜负判定方法 4) “平民的胜负与警察相同”: police and civilians win or lose together.
 GOOD_CAMP = "警民"

@@ -1,0 +1,291 @@
+"""The options of the commands that speak on the board, and the judge's confirmation.
+
+``--post URL`` (with ``--cookies`` and ``--yes``) replies to a thread with the public post
+the command printed, once its step is recorded; ``--send`` sends the notices by 站内短信;
+``night --from-pm`` reads the inbox.  Nothing goes out unless the judge confirms: ``--yes``,
+or typing ``yes`` when killmod runs on a terminal; without either, killmod shows what
+would go out and where, and sends nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+DEFAULT_INTERVAL = 16.0  # seconds: Discuz X3's flood control is 15 s by default
+
+
+def board_options(*, cookies: bool = True) -> Callable:
+    """``--cookies``, ``--yes`` and ``--interval`` (``cookies``: also ``--cookies`` and
+    ``--timeout``, for a command that has no fetching options of its own)."""
+    options = [
+        click.option(
+            "--yes", is_flag=True, help="不再询问，直接发出（默认只显示要发什么、发到哪里）"
+        ),
+        click.option(
+            "--interval",
+            type=click.FloatRange(min=0),
+            default=DEFAULT_INTERVAL,
+            show_default=True,
+            help="两次发帖或站内短信之间至少间隔的秒数（论坛的灌水预防）",
+        ),
+    ]
+    if cookies:
+        options += [
+            click.option(
+                "--cookies",
+                type=click.Path(path_type=Path),
+                help="法官登录论坛的 cookies.txt（Netscape 格式，浏览器扩展导出）",
+            ),
+            click.option(
+                "--timeout",
+                type=click.FloatRange(min=0.1),
+                default=20.0,
+                show_default=True,
+                help="等论坛回应的秒数",
+            ),
+        ]
+
+    def decorate(command: Callable) -> Callable:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+post_option = click.option(
+    "--post",
+    "post_url",
+    metavar="帖子网址",
+    help="记录后把公告回复到这个帖子（需要 --cookies；确认后才发出）",
+)
+
+
+@dataclass
+class Speaker:
+    """How this command may speak on the board: the judge's cookies, the pacing, whether
+    he confirmed already, and the public post it printed (to be posted)."""
+
+    cookies: Path | None
+    timeout: float
+    interval: float
+    yes: bool
+    printed: list[str] = field(default_factory=list)
+
+    def options(self, what: str):
+        """The board options; refused without ``--cookies``."""
+        from killmod.board import BoardOptions
+        from killmod.errors import BadInput
+        from killmod.fetch import load_cookies
+
+        if self.cookies is None:
+            raise BadInput(
+                f"{what}要以法官的身份登录论坛：请用 --cookies 给出浏览器导出的 cookies.txt"
+                "（killmod 不要、也不保存密码）。"
+            )
+        load_cookies(self.cookies)  # a file that is no cookies.txt: refused now
+        return BoardOptions(self.cookies, timeout=self.timeout, interval=self.interval)
+
+    def capture(self, text: str) -> str:
+        """Keep the public post a step printed (to post it once the step is recorded)."""
+        self.printed.append(text)
+        return text
+
+    def confirm(
+        self,
+        shown: str,
+        question: str,
+        undone: str = "什么也没有发出",
+        later: str = "确认无误后加 --yes 再运行",
+    ) -> bool:
+        """``shown`` on stderr, then the judge's yes: ``--yes``, or typed on a terminal;
+        without either, ``undone`` says what did not happen and ``later`` how to do it."""
+        click.echo(shown, err=True)
+        if self.yes:
+            return True
+        if interactive():
+            answer = click.prompt(
+                f"{question}输入 yes 确认", default="", show_default=False, err=True
+            )
+            if answer.strip().lower() == "yes":
+                return True
+            click.echo(f"已取消，{undone}。", err=True)
+            return False
+        click.echo(f"{undone}：{later}。", err=True)
+        return False
+
+
+def interactive() -> bool:
+    """Whether the judge is at a terminal, to type his confirmation."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def speaker(command: Callable) -> Callable:
+    """Hand the command a ``Speaker`` from ``--yes``, ``--interval`` (and ``--cookies``,
+    ``--timeout`` when it has its own fetching options, given as ``fetching``)."""
+
+    @functools.wraps(command)
+    def with_speaker(*args, yes, interval, **kwargs):
+        fetching = kwargs.get("fetching")
+        if fetching is not None:
+            cookies, timeout = fetching.cookies, fetching.timeout
+        else:
+            cookies, timeout = kwargs.pop("cookies"), kwargs.pop("timeout")
+        speaking = Speaker(cookies, timeout, interval, yes)
+        if kwargs.get("post_url"):
+            speaking.options("--post 发帖")  # refused before anything is recorded
+        if kwargs.get("send"):
+            speaking.options("--send 发站内短信")
+        if kwargs.get("from_pm"):
+            speaking.options("--from-pm 读站内短信")
+        return command(*args, speaker=speaking, **kwargs)
+
+    return with_speaker
+
+
+def post_after(
+    game,
+    speaker: Speaker,
+    url: str | None,
+    templates: Path | None,
+    *,
+    what: str | None = None,
+    recorded: bool = True,
+) -> None:
+    """Post what the command printed to the thread ``url``, after its step is recorded
+    (``recorded``: the post belongs to the step; ``what`` defaults to the step's title)."""
+    if not url or not speaker.printed:
+        return
+    from killmod.errors import KillmodError
+    from killmod.posting import Announcement
+
+    step = game.last_step() if recorded else None
+    label = what or (f"{step.title}的公告" if step else "公告")
+    announcement = Announcement("".join(speaker.printed), label, step.id if step else None)
+    try:
+        post_text(game, speaker, url, announcement, templates)
+    except KillmodError as error:
+        if recorded:
+            error.message += (
+                "（本步已经记录，公告已打印在上面：保存后可用 killmod post --thread URL 文件 "
+                "--yes 再发。）"
+            )
+        raise
+
+
+def post_text(
+    game, speaker: Speaker, url: str, announcement, templates: Path | None, *, again: bool = False
+) -> None:
+    """Reply to ``url`` with ``announcement`` once (``again``: once more), after the judge
+    confirms."""
+    from killmod.posting import Preview, post_announcement
+
+    def confirm(preview: Preview) -> bool:
+        where = f"「{preview.title}」" if preview.title else ""
+        shown = (
+            f"将以 {preview.judge.name}（uid {preview.judge.uid}）的身份回复帖子{where}"
+            f"（tid {preview.tid}，{preview.url}）：内容是上面打印的{announcement.what}"
+            f"（{preview.characters} 个字符）。"
+        )
+        return speaker.confirm(shown, "发到论坛？")
+
+    posted = post_announcement(
+        game,
+        url,
+        announcement,
+        speaker.options("发帖"),
+        confirm=confirm,
+        again=again,
+        templates=templates,
+    )
+    if posted.pid is None:
+        return
+    if posted.already:
+        click.echo(f"这篇已经发过：帖子 {posted.tid} 的 pid {posted.pid}，没有再发。", err=True)
+    else:
+        click.echo(f"已回复帖子 {posted.tid}：pid {posted.pid}（已记在游戏文件里）。", err=True)
+
+
+send_options = (
+    click.option("--send", is_flag=True, help="把站内短信直接发给每位玩家的 uid（需要 --cookies）"),
+    click.option(
+        "--board", "board_url", metavar="帖子网址", help="--send：论坛网址（默认：上次用的）"
+    ),
+)
+
+
+def with_send_options(command: Callable) -> Callable:
+    """``--send`` and ``--board``, then the board options and the ``Speaker``."""
+    for option in reversed(send_options):
+        command = option(command)
+    return command
+
+
+def board_of(game, board_url: str | None, what: str = "发站内短信") -> str:
+    """The board to speak on: ``--board``, else the one killmod last used for this game."""
+    from killmod.errors import BadInput
+    from killmod.outbox import remembered_board
+
+    board = board_url or remembered_board(game)
+    if board is None:
+        raise BadInput(f"要{what}，请用 --board 给出论坛网址（如游戏帖的网址）。")
+    return board
+
+
+def send_after(
+    game, speaker: Speaker, board: str, notices: list, *, later: str | None = None
+) -> None:
+    """Send ``notices`` (``killmod.sending.Notice``) by 站内短信 on ``board``, once each,
+    after the judge confirms (``later``: how to send them when he does not); what was sent
+    is named on stderr (never what it says)."""
+    from killmod.sending import Plan, Sent, send_notices
+
+    def confirm(plan: Plan) -> bool:
+        whom = "、".join(f"{n.seat}号 {n.name}（uid {n.uid}）" for n in plan.waiting)
+        minutes = len(plan.waiting) * plan.interval / 60
+        before = f"已经发过 {len(plan.sent)} 条，不再发。" if plan.sent else ""
+        shown = (
+            f"将以 {plan.judge.name}（uid {plan.judge.uid}）的身份"
+            f"发 {len(plan.waiting)} 条站内短信，"
+            f"每人只发自己的一条，论坛已核对每个 uid 的名字：{whom}。"
+            f"每条间隔至少 {plan.interval:g} 秒（约 {minutes:.1f} 分钟）。{before}"
+        )
+        if later:
+            return speaker.confirm(shown, "发出？", later=later)
+        return speaker.confirm(shown, "发出？")
+
+    total = len(notices)
+
+    def progress(sent: Sent) -> None:
+        click.echo(f"已发：{sent.notice.seat}号 {sent.notice.name}（pmid {sent.pmid}）", err=True)
+
+    sent = send_notices(
+        game, board, notices, speaker.options("发站内短信"), confirm=confirm, progress=progress
+    )
+    if not sent:
+        return
+    again = sum(1 for each in sent if each.already)
+    fresh = len(sent) - again
+    tail = f"（另有 {again} 条之前已发过）" if again else ""
+    click.echo(f"站内短信发完：这次发出 {fresh} 条，共 {total} 位玩家都已收到{tail}。", err=True)
+
+
+def notices_for(game, texts: dict[int, str], what: str, *, step: int | None = None) -> list:
+    """The notices of ``texts`` (by seat) to their seats' holders, for the recorded step
+    ``step`` (default: the last one)."""
+    from killmod.sending import Notice
+
+    roster = game.roster()
+    if step is None:
+        last = game.last_step()
+        step = last.id if last else None
+    return [
+        Notice(seat, roster.seat(seat).name, roster.seat(seat).uid, text, step, what)
+        for seat, text in sorted(texts.items())
+    ]

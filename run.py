@@ -1,0 +1,107 @@
+"""The README's two set-up commands, the same on Windows, macOS and Linux:
+
+    python run.py example   tally the bundled example vote thread (saved pages, no network)
+    python run.py test      run the test suite (pytest's options may follow)
+
+The first run makes ``.venv`` beside this file and installs killmod with its test tools
+into it (again whenever pyproject.toml changes); every run then uses that venv's own
+Python and ``killmod``, wherever the operating system puts them.  Only the standard
+library is used here: this runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+MARKER_NAME = ".installed"
+MINIMUM_PYTHON = (3, 11)
+EXAMPLE = [
+    "tally",
+    "examples/day1",
+    "--roster",
+    "examples/roster.toml",
+    "--deadline",
+    "2019-05-12 22:00",
+]
+USAGE = "用法：python run.py example [killmod 的选项] | python run.py test [pytest 的选项]"
+# pytest's exit code when it collected no test (a -k matching nothing): no failure.
+NO_TESTS_COLLECTED = 5
+
+
+@dataclass(frozen=True)
+class VenvPaths:
+    """Where a venv keeps its Python and the ``killmod`` command."""
+
+    python: PurePath
+    killmod: PurePath
+    marker: PurePath
+
+
+def venv_paths(root: PurePath, windows: bool) -> VenvPaths:
+    """The venv's programs: ``Scripts\\python.exe`` on Windows, ``bin/python`` elsewhere."""
+    if windows:
+        scripts = root / "Scripts"
+        return VenvPaths(scripts / "python.exe", scripts / "killmod.exe", root / MARKER_NAME)
+    return VenvPaths(root / "bin" / "python", root / "bin" / "killmod", root / MARKER_NAME)
+
+
+def needs_install(paths: VenvPaths, pyproject: Path) -> bool:
+    """Whether the venv must be made or killmod installed (again) into it."""
+    programs = (Path(paths.python), Path(paths.killmod), Path(paths.marker))
+    if not all(program.exists() for program in programs):
+        return True
+    return pyproject.stat().st_mtime > Path(paths.marker).stat().st_mtime
+
+
+def tests_exit_code(code: int) -> int:
+    """pytest's exit code as the set-up command's: no test collected is no failure."""
+    return 0 if code == NO_TESTS_COLLECTED else code
+
+
+def install(paths: VenvPaths) -> None:
+    """Make the venv and install killmod (editable, with its test tools) into it."""
+    print("正在建立 .venv 并安装 killmod（第一次需要联网，约一两分钟）……", file=sys.stderr)
+    if not Path(paths.python).exists():
+        venv.create(VENV, with_pip=True)
+    pip = [str(paths.python), "-m", "pip", "install", "-qq"]
+    # -qq: pip shows errors only (setuptools' note on editable installs is no news).
+    subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
+    subprocess.run([*pip, "-e", ".[test]"], check=True, cwd=ROOT)
+    Path(paths.marker).touch()
+    print("安装完成。", file=sys.stderr)
+
+
+def main(argv: list[str]) -> int:
+    """Run ``example`` or ``test``; the exit code is the command's."""
+    if sys.version_info < MINIMUM_PYTHON:
+        print(
+            f"需要 Python {'.'.join(map(str, MINIMUM_PYTHON))} 或更新的版本，"
+            f"这里是 {sys.version.split()[0]}。请从 https://www.python.org/downloads/ 安装。",
+            file=sys.stderr,
+        )
+        return 2
+    if not argv or argv[0] not in ("example", "test"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    paths = venv_paths(VENV, windows=sys.platform == "win32")
+    if needs_install(paths, ROOT / "pyproject.toml"):
+        try:
+            install(paths)
+        except subprocess.CalledProcessError as error:
+            print(f"安装失败（退出码 {error.returncode}），见上面 pip 的说明。", file=sys.stderr)
+            return 1
+    command, rest = argv[0], argv[1:]
+    if command == "example":
+        return subprocess.run([str(paths.killmod), *EXAMPLE, *rest], cwd=ROOT).returncode
+    done = subprocess.run([str(paths.python), "-m", "pytest", *rest], cwd=ROOT)
+    return tests_exit_code(done.returncode)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

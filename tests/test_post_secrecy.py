@@ -1,0 +1,30 @@
+"""What may be posted: every public output of a played game, and no private file of it.
+
+``killmod post`` and ``--post`` refuse a text that carries a private template's fixed words
+(``killmod.announce.private_marks``).  Games of every rule set are played (``publicgames``):
+each public post they print passes, each private file they write is refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+from publicgames import SETS, Chooser, Game2, fixed_salt
+
+from killmod.errors import BadInput
+from killmod.posting import refuse_private
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_public_posts_pass_and_private_files_are_refused(tmp_path, name):
+    game = Game2(tmp_path, name, templates=None)
+    with fixed_salt():
+        game.play(Chooser.seeded(20))
+    seen = game.twins[0].seen
+    for each in seen:
+        if each.exit_code == 0 and each.stdout.strip():
+            refuse_private(each.stdout)
+    private = seen[-1].private
+    assert private  # the notices at least
+    for text in private.values():
+        with pytest.raises(BadInput, match="保密内容"):
+            refuse_private(text)

@@ -1,0 +1,123 @@
+"""``run.py``, the README's set-up commands: the same on Windows, macOS and Linux.
+
+The path logic is tested for both layouts of a venv (Windows keeps ``Scripts\\python.exe``);
+the commands themselves run here, on the CI machine, against this checkout's venv (the
+one these tests run in), and the packaging is checked to raise no deprecation warning.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def load_run_script():
+    spec = importlib.util.spec_from_file_location("run_script", ROOT / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+run_script = load_run_script()
+
+
+def run_py(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "run.py"), *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+    )
+
+
+def test_a_windows_venv_keeps_its_programs_in_scripts_with_exe():
+    root = PureWindowsPath(r"C:\Users\法官 甲\killmod\.venv")
+    paths = run_script.venv_paths(root, windows=True)
+    assert paths.python == PureWindowsPath(r"C:\Users\法官 甲\killmod\.venv\Scripts\python.exe")
+    assert paths.killmod == PureWindowsPath(r"C:\Users\法官 甲\killmod\.venv\Scripts\killmod.exe")
+    assert str(paths.marker) == r"C:\Users\法官 甲\killmod\.venv\.installed"
+
+
+def test_a_posix_venv_keeps_its_programs_in_bin():
+    root = PurePosixPath("/Users/judge/killmod/.venv")
+    paths = run_script.venv_paths(root, windows=False)
+    assert str(paths.python) == "/Users/judge/killmod/.venv/bin/python"
+    assert str(paths.killmod) == "/Users/judge/killmod/.venv/bin/killmod"
+
+
+def test_the_venv_is_installed_again_when_a_program_is_missing_or_pyproject_changed(tmp_path):
+    paths = run_script.venv_paths(tmp_path / ".venv", windows=os.name == "nt")
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text("[project]\n", encoding="utf-8")
+    assert run_script.needs_install(paths, pyproject)  # no venv yet
+    for program in (paths.python, paths.killmod):
+        Path(program).parent.mkdir(parents=True, exist_ok=True)
+        Path(program).write_text("", encoding="utf-8")
+    assert run_script.needs_install(paths, pyproject)  # never installed
+    Path(paths.marker).touch()
+    os.utime(pyproject, (1_000_000_000, 1_000_000_000))
+    assert not run_script.needs_install(paths, pyproject)
+    os.utime(pyproject, None)
+    os.utime(paths.marker, (1_000_000_000, 1_000_000_000))
+    assert run_script.needs_install(paths, pyproject)  # pyproject.toml changed since
+    os.utime(paths.marker, None)
+    Path(paths.killmod).unlink()
+    assert run_script.needs_install(paths, pyproject)
+
+
+@pytest.mark.parametrize(("pytest_code", "ours"), [(0, 0), (1, 1), (2, 2), (5, 0)])
+def test_no_test_collected_is_no_failure(pytest_code, ours):
+    assert run_script.tests_exit_code(pytest_code) == ours
+
+
+def test_run_py_example_prints_the_example_announcement():
+    done = run_py("example")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (GOLDEN / "example.bbcode").read_text(encoding="utf-8")
+
+
+def test_run_py_example_passes_options_on_to_killmod():
+    done = run_py("example", "--format", "text")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (GOLDEN / "example.text").read_text(encoding="utf-8")
+
+
+def test_run_py_test_with_no_test_selected_exits_0():
+    done = run_py("test", "-k", "no_test_has_this_name", "-p", "no:cacheprovider")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "deselected" in done.stdout
+
+
+def test_run_py_without_a_command_says_how_to_use_it():
+    done = run_py()
+    assert done.returncode == 2
+    assert "用法：python run.py example" in done.stderr and "python run.py test" in done.stderr
+
+
+def test_the_ci_runs_the_readmes_test_command():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "run.py test" in ci
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "python run.py test" in readme and "python run.py example" in readme
+
+
+def test_the_packaging_raises_no_deprecation_warning():
+    """pip prepares the metadata as an install would, with setuptools' warnings shown."""
+    pip = [sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps"]
+    done = subprocess.run(
+        [*pip, "--ignore-installed", "."], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    output = done.stdout + done.stderr
+    assert "Would install killmod" in output
+    assert "deprecat" not in output.lower(), output
