@@ -85,7 +85,7 @@ def game_status(game: Game) -> Status:
     pending = _pending_lottery(events) if flow.lottery else None
     dealt = any(e.kind == "deal" for e in events) or all(p.role for p in roster.players)
     following = next_stage(flow, game, round_no) if day_goes_on(game, round_no) else None
-    threads = remembered(game)
+    threads = remembered(game).as_typed_here()
     upcoming = _upcoming(flow, round_no, nights, days, following, pending, bool(over))
     deadline = opened_deadline(game, upcoming[1]) if upcoming[0] == "day" else None
     next_words = _next_step(

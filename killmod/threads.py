@@ -36,6 +36,26 @@ class Threads:
         """The vote thread of ``round_no``, if one is remembered."""
         return self.votes.get(round_no)
 
+    def as_typed_here(self) -> Threads:
+        """The same threads, a saved page near the current folder by its relative path (as
+        a judge types it here)."""
+        return Threads(
+            _typed_here(self.game) if self.game else None,
+            {n: _typed_here(address) for n, address in self.votes.items()},
+        )
+
+
+def _typed_here(address: str) -> str:
+    """``address`` relative to the current folder when it is a local path under it or under
+    its parent (``../examples/day1``); anything else as kept."""
+    if "://" in address:
+        return address
+    try:
+        relative = os.path.relpath(address)
+    except ValueError:  # another drive
+        return address
+    return relative if relative.split(os.sep).count(os.pardir) <= 1 else address
+
 
 def remembered(game: Game) -> Threads:
     """The threads the game file remembers (the latest standing address of each)."""

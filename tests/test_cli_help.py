@@ -106,8 +106,8 @@ def test_help_lines_fit_the_terminal_by_display_width(line):
 
 
 def test_defaults_ranges_and_required_options_are_said_in_chinese():
+    assert "[必填]" in invoke("open", "--help").output  # --deadline
     text = invoke("tally", "--help").output
-    assert "[必填]" in text  # --deadline
     assert "[默认值：4；1 到 16]" in text  # --jobs
     assert "[默认值：killmod.db]" in text
     assert "--round 数字" in text and "--deadline 时间" in text and "--templates 文件夹" in text
@@ -166,8 +166,8 @@ def test_a_command_nothing_like_any_lists_the_commands():
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["tally"], "缺少参数 投票帖"),
-        (["tally", "x"], "缺少选项 --deadline"),
+        (["leave"], "缺少参数 座位号"),
+        (["open"], "缺少选项 --deadline"),
         (
             ["tally", "x", "--deadline", "22:00", "--jobs", "99"],
             "--jobs 的值无效，应为 1 到 16 的整数",

@@ -246,3 +246,13 @@ def test_status_hidden_writes_the_night_states_to_a_private_file_only(tmp_path, 
     secret = private_text(db, "round2-hidden.txt")
     assert f"癫狂（今天的发言不计票）：{old_man}号" in secret
     assert ok(run("status", "--db", db)) == public
+
+
+def test_a_tally_without_a_game_file_says_what_to_give(tmp_path):
+    missing = tmp_path / "none.db"
+    refused(
+        run("tally", "--db", missing), f"请给出投票帖和--deadline 截止时间：没有游戏文件 {missing}"
+    )
+    refused(run("tally", "page.html", "--db", missing), "请给出--deadline 截止时间")
+    refused(run("tally", "--deadline", "22:00", "--db", missing), "请给出投票帖：")
+    assert not missing.exists()

@@ -10,6 +10,7 @@ import click
 from killmod.cli import user_errors
 from killmod.clitext import command
 from killmod.commands.options import ROUND, db_option, post_format_option, templates_option
+from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 
 
 def now() -> datetime:
@@ -29,19 +30,25 @@ def now() -> datetime:
     "--thread", "thread_url", metavar="网址", help="投票帖的网址（已经开好帖时）：记进游戏文件"
 )
 @post_format_option
+@post_option
 @db_option
 @templates_option
+@board_options()
 @user_errors
+@speaker
 def open_vote(
     round_no: int | None,
     deadline: str,
     thread_url: str | None,
     fmt: str,
+    post_url: str | None,
     db_path: Path,
     templates: Path | None,
+    speaker: Speaker,
 ) -> None:
     """开投票帖：输出投票帖的一楼（存活玩家、精确到秒的截止时间、本规则的投票规则原文），
-    并把截止时间（和投票帖网址）记进游戏文件；tally、watch、status 会用它们。"""
+    并把截止时间（和投票帖网址）记进游戏文件；tally、watch、status 会用它们。
+    --post 把它回复到一个帖子（如游戏帖：投票帖的一楼要由法官自己开帖）。"""
     from killmod.announce import render_public
     from killmod.delivery import Handout
     from killmod.opening import Opening, open_vote
@@ -56,7 +63,8 @@ def open_vote(
         recorded = f"已记录：第 {opening.round} 轮投票截止 {format_iso(opening.deadline)}"
         if opening.thread:
             recorded += "，投票帖已记下"
-        return Handout(public=public, notes=[recorded + "。"])
+        return Handout(public=speaker.capture(public), notes=[recorded + "。"])
 
     with Game.open(db_path) as game:
         open_vote(game, deadline, round_no=round_no, thread=thread_url, now=now(), deliver=hand_out)
+        post_after(game, speaker, post_url, templates)

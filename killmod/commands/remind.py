@@ -16,6 +16,8 @@ from killmod.commands.options import (
     templates_option,
     vote_thread_options,
 )
+from killmod.commands.speak import Speaker, post_after, post_option, speaker
+from killmod.commands.speak import board_options as speaking_options
 
 
 def now() -> datetime:
@@ -27,11 +29,14 @@ def now() -> datetime:
 @vote_thread_options
 @click.option("--mention", is_flag=True, help="在名字后加 Discuz 的 @用户名，提醒到本人")
 @post_format_option
+@post_option
 @edits_option
 @templates_option
 @board_options
+@speaking_options(cookies=False)
 @fetch_options(offline=True)
 @user_errors
+@speaker
 def remind(
     source,
     deadline,
@@ -40,14 +45,16 @@ def remind(
     round_no,
     mention,
     fmt,
+    post_url,
     edits,
     templates,
     forum,
     profile_path,
     fetching,
+    speaker: Speaker,
 ) -> None:
-    """投票提醒：读取投票帖 SOURCE（默认游戏文件记下的本轮投票帖），输出提醒帖——
-    距截止还有多久、谁还没有投票、谁只有无效票（及原因）。"""
+    """投票提醒：读取投票帖（默认游戏文件记下的本轮投票帖），输出提醒帖——
+    距截止还有多久、谁还没有投票、谁只有无效票（及原因）；--post 把它回复到投票帖。"""
     from killmod.announce import render_public
     from killmod.errors import BadInput
     from killmod.outputs import post
@@ -58,6 +65,8 @@ def remind(
     from killmod.times import format_iso
     from killmod.views import remind_view
 
+    if post_url and roster_path:
+        raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
     with Game.using(None if roster_path else db_path) as game:
         counted = count_so_far(
             source,
@@ -72,10 +81,12 @@ def remind(
             fetching=fetching,
             now=now(),
         )
-    if counted.remaining.total_seconds() <= 0:
-        raise BadInput(
-            f"截止时间 {format_iso(counted.deadline)} 已经过去：不用再提醒，"
-            "请计票（killmod tally … --record）。"
-        )
-    view = remind_view(counted, rule_set(counted.result.rules), mention=mention)
-    post(render_public(f"remind.{fmt}.j2", templates, view))
+        if counted.remaining.total_seconds() <= 0:
+            raise BadInput(
+                f"截止时间 {format_iso(counted.deadline)} 已经过去：不用再提醒，"
+                "请计票（killmod tally … --record）。"
+            )
+        view = remind_view(counted, rule_set(counted.result.rules), mention=mention)
+        post(speaker.capture(render_public(f"remind.{fmt}.j2", templates, view)))
+        if game is not None:
+            post_after(game, speaker, post_url, templates, what="投票提醒", recorded=False)

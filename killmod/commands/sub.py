@@ -15,6 +15,8 @@ from killmod.commands.speak import (
     board_of,
     board_options,
     notices_for,
+    post_after,
+    post_option,
     send_after,
     speaker,
     with_send_options,
@@ -31,6 +33,7 @@ from killmod.outputs import Outputs, private_options, step_file
     "--at", "at_text", metavar="时间", help="接替时间（默认现在）：之后旧玩家的发言按 replaced 处理"
 )
 @post_format_option
+@post_option
 @db_option
 @private_options("--notices")
 @templates_option
@@ -44,6 +47,7 @@ def sub(
     uid: int | None,
     at_text: str | None,
     fmt: str,
+    post_url: str | None,
     db_path: Path,
     outputs: Outputs,
     templates: Path | None,
@@ -52,7 +56,7 @@ def sub(
     speaker: Speaker,
 ) -> None:
     """替补接替一个座位（身份不变）：输出换替补的公告，替补的站内短信（这个座位的身份）写进
-    私密文件夹；--send 把它发给替补的 uid。"""
+    私密文件夹；--send 把它发给替补的 uid；--post 把公告回复到游戏帖。"""
     from killmod.announce import render_public
     from killmod.deal import current_notices, notice_stem, notices
     from killmod.delivery import Handout
@@ -66,7 +70,9 @@ def sub(
         public = render_public(f"sub.{fmt}.j2", templates, substitution_view(done))
         player = done.roster.seat(seat)
         texts = {file_name: notices(done.roster, templates)[seat]} if player.role else {}
-        handout = outputs.handout(public, texts, f"替补 {name} 的站内短信（{seat}号的身份）")
+        handout = outputs.handout(
+            speaker.capture(public), texts, f"替补 {name} 的站内短信（{seat}号的身份）"
+        )
         handout.notes.append(f"{seat}号：{name} 接替 {done.old}，身份不变。")
         if not player.role:
             handout.notes.append("还没有发身份：发身份（killmod deal）时替补会收到这个座位的短信。")
@@ -84,6 +90,7 @@ def sub(
         )
         outputs.refuse_taken([file_name])
         substitute(game, seat, name, uid=uid, at_text=at_text, deliver=hand_out)
+        post_after(game, speaker, post_url, templates)
         if board:
             texts = current_notices(game, (seat,), templates)
             later = (

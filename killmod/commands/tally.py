@@ -128,6 +128,16 @@ def tally(
         )
     if post_url and roster_path:
         raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
+    if not roster_path and not Path(db_path).exists() and None in (source, deadline):
+        missing = "和".join(
+            word
+            for word, given in (("投票帖", source), ("--deadline 截止时间", deadline))
+            if not given
+        )
+        raise BadInput(
+            f"请给出{missing}：没有游戏文件 {db_path}，读不到记下的投票帖和截止时间"
+            "（或用 --roster 给出花名册，或先用 killmod init 建立游戏文件）。"
+        )
     if roster_path:  # no game file: the SQLite library is not even imported
         opened = nullcontext(None)
     else:
