@@ -343,7 +343,7 @@ def test_sub_refuses_a_dead_seat_and_a_name_already_seated(game):
 
 def test_status_says_what_was_skipped_and_what_comes_next(game):
     before = run("status", "--db", str(game)).output
-    assert "第 0 轮" in before and "存活 14 人" in before
+    assert "还没有开始（1.2 规则）" in before and "存活 14 人" in before
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
     after = run("status", "--db", str(game)).output
     assert "存活 13 人" in after
