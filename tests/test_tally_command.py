@@ -300,7 +300,7 @@ def test_installed_package_carries_its_templates(tmp_path):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["tally"], "找不到游戏文件：killmod.db"),
+        (["tally"], "请给出投票帖和--deadline 截止时间：没有游戏文件 killmod.db"),
         (["tally", "examples/day1", "--roster", "examples/roster.toml"], "请用 --deadline"),
         (["tally", "--roster", "examples/roster.toml"], "请给出第"),
         (["tally", *EXAMPLE, "--format", "xml"], "--format 的值无效，可选：bbcode"),
