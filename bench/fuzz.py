@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/fuzz.py --minutes N [--seed S] [--json]
 
-Runs the fuzzer of ``tests/fuzzing.py`` (its docstring states the damage and the
+Runs the fuzzer of ``tests/support/fuzzing.py`` (its docstring states the damage and the
 invariants) for N minutes, every scraper and kind of damage in turn on random pages, and
 prints how many mutations of each kind each scraper got and what came of them:
 
@@ -27,9 +27,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the tests' fuzzing helpers: tests.support
 
-import fuzzing  # noqa: E402
+from tests.support import fuzzing  # noqa: E402
 
 
 def main() -> int:

@@ -3,7 +3,7 @@ with the tests' page builder, beside the least work any tool must do and a naive
 
     .venv/bin/python bench/run.py [--repeat N] [--json] [--markdown]
 
-Boards (``tests/pagebuilder_api.whole_board``: thread pages, printable view, archiver and
+Boards (``tests/support/pagebuilder_api.whole_board``: thread pages, printable view, archiver and
 mobile API of one thread; every answer rendered once, then only sent):
 
 - unpaced: served on 127.0.0.1, which killmod does not pace;
@@ -53,11 +53,11 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the tests' page builder: tests.support
 
-from forumserver import serve  # noqa: E402
-from gamethread import ROUND1_END, ROUND2_END, game_thread  # noqa: E402
-from pagebuilder import (  # noqa: E402
+from tests.support.forumserver import serve  # noqa: E402
+from tests.support.gamethread import ROUND1_END, ROUND2_END, game_thread  # noqa: E402
+from tests.support.pagebuilder import (  # noqa: E402
     DEMO_ROSTER_TOML,
     FakeThread,
     Response,
@@ -66,9 +66,9 @@ from pagebuilder import (  # noqa: E402
     demo_thread,
     render_discuz_x_page,
 )
-from pagebuilder_api import whole_board  # noqa: E402
+from tests.support.pagebuilder_api import whole_board  # noqa: E402
 
-KILLMOD = [sys.executable, "-m", "killmod.cli"]
+KILLMOD = [sys.executable, "-m", "killmod.commands.cli"]
 PARSE_PASSES = 7
 START_RUNS = 15
 LATENCY = 0.1  # seconds the paced board takes to answer a request
@@ -316,7 +316,7 @@ def vote_rows(work: Path, rows: Rows, repeat: int, *, pages: int, paced: bool) -
 
 def lurker_rows(work: Path, rows: Rows, repeat: int, pages: int) -> None:
     """``lurkers`` of a ``pages``-page game thread (10 posts a page), cold and warm."""
-    from killmod.roster import load_roster
+    from killmod.game.roster import load_roster
 
     roster_file = ROOT / "examples" / "roster.toml"
     living = [p.seat for p in load_roster(roster_file).players if p.alive]
@@ -368,13 +368,10 @@ def parse_rates(rows: list[dict]) -> None:
     """Posts per second of each scraper over 1,000 posts of saved pages (the best of
     ``PARSE_PASSES`` passes, as ``timeit`` reports: a slower pass measures whatever else
     the machine was doing)."""
-    sys.path.insert(0, str(ROOT))
-    import pagebuilder_dz72
-    import pagebuilder_more
-    from pagebuilder_api import render_api_page
-
-    from killmod.charset import decode_html
+    from killmod.fetch.charset import decode_html
     from scrapers import by_name
+    from tests.support import pagebuilder_dz72, pagebuilder_more
+    from tests.support.pagebuilder_api import render_api_page
 
     thread = big_thread(100)
     now = datetime(2019, 5, 12, 22, 10, tzinfo=SHANGHAI)

@@ -2,7 +2,7 @@
 
     python examples/make_example.py
 
-The pages are the demo thread of ``tests/pagebuilder.py`` as a Discuz! X3.4
+The pages are the demo thread of ``tests/support/pagebuilder.py`` as a Discuz! X3.4
 board renders it; ``tests/test_example.py`` checks that the files here are
 exactly what this script writes.
 """
@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent))  # the tests' page builder: tests.support
 
-from pagebuilder import DEMO_ROSTER_TOML, demo_thread, render_discuz_x_page  # noqa: E402
+from tests.support.pagebuilder import DEMO_ROSTER_TOML, demo_thread, render_discuz_x_page  # noqa: E402
 
 
 def example_files() -> dict[Path, bytes]:

@@ -11,7 +11,7 @@ __all__ = ["tally"]
 
 def __getattr__(name: str):
     if name == "tally":
-        from killmod.tallying import tally
+        from killmod.usecases.tally import tally
 
         return tally
     raise AttributeError(f"module 'killmod' has no attribute {name!r}")

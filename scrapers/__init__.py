@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from killmod.errors import BadInput, TallyFailed
+from killmod.core.errors import BadInput, TallyFailed
 from scrapers import (
     discuz7,
     discuz7_archiver,

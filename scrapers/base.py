@@ -6,7 +6,7 @@ A scraper module knows one forum format and nothing about games.  It offers
 count its page bar shows, the thread's title and id), ``page_url(url, n)`` and
 ``address(url)`` (the thread and page a URL asks for); the registry in
 ``scrapers/__init__.py`` picks one.  Whether a page is the one asked for is checked
-in one place, ``killmod.identity``, from what the scrapers report.
+in one place, ``killmod.fetch.identity``, from what the scrapers report.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
-from killmod.errors import TallyFailed
-from killmod.model import Page
+from killmod.core.errors import TallyFailed
+from killmod.core.model import Page
 
 
 class ScrapeError(TallyFailed):

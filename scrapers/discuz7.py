@@ -29,8 +29,8 @@ from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
-from killmod.model import PRECISION_SPAN, Page, Post, Precision
-from killmod.times import parse_board_time, parse_edit_notice
+from killmod.core.model import PRECISION_SPAN, Page, Post, Precision
+from killmod.core.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
     Address,
     ScrapeError,

@@ -25,8 +25,8 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from killmod.model import Page, Post
-from killmod.times import parse_board_time, parse_edit_notice
+from killmod.core.model import Page, Post
+from killmod.core.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
     Address,
     ScrapeError,

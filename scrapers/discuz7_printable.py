@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
-from killmod.model import Page, Post
+from killmod.core.model import Page, Post
 from scrapers.base import (
     Address,
     ScrapeError,

@@ -40,7 +40,7 @@ from zoneinfo import ZoneInfo
 
 from lxml import etree
 
-from killmod.model import Page, Post
+from killmod.core.model import Page, Post
 from scrapers.base import (
     Address,
     ScrapeError,

@@ -33,8 +33,8 @@ from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
-from killmod.model import Page, Post
-from killmod.times import parse_board_time
+from killmod.core.model import Page, Post
+from killmod.core.times import parse_board_time
 from scrapers.base import (
     Address,
     ScrapeError,

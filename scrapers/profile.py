@@ -62,10 +62,10 @@ from zoneinfo import ZoneInfo
 
 from lxml import etree
 
-from killmod.charset import codec_for
-from killmod.errors import BadInput
-from killmod.model import Page, Post, Precision
-from killmod.times import parse_board_time
+from killmod.core.errors import BadInput
+from killmod.core.model import Page, Post, Precision
+from killmod.core.times import parse_board_time
+from killmod.fetch.charset import codec_for
 from scrapers.base import (
     Address,
     ScrapeError,

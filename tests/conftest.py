@@ -6,8 +6,9 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
 import pytest
-from forumserver import BaseUrl, serve
-from pagebuilder import Site, demo_thread, discuz_x_site
+
+from tests.support.forumserver import BaseUrl, serve
+from tests.support.pagebuilder import Site, demo_thread, discuz_x_site
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from gamethread import at, new_game, serve_game_thread
-from pagebuilder import DEMO_TID, demo_thread, discuz_x_site
 
-from killmod.audit import audit
-from killmod.cli import main
-from killmod.store import Game
+from killmod.commands.cli import main
+from killmod.game.store import Game
+from killmod.usecases.audit import audit
+from tests.support.gamethread import at, new_game, serve_game_thread
+from tests.support.pagebuilder import DEMO_TID, demo_thread, discuz_x_site
 
 
 def run(*args: str):

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from publicgames import SETS, Chooser, Game2, fixed_salt, roster_toml
 
-from killmod.cli import main
+from killmod.commands.cli import main
+from tests.support.publicgames import SETS, Chooser, Game2, fixed_salt, roster_toml
 
 ROOT = Path(__file__).resolve().parent.parent
 # The tags a stock Discuz! X3 and Discuz! 7.2 render (discuzcode), that killmod may use.

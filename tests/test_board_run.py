@@ -10,12 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from boardgames import GAME_TID, board_game, ok, uid
-from gamefiles import JUDGE, TID, vote_thread
-from pagebuilder import SHANGHAI
-
-from killmod import outbox
-from killmod.store import Game
+from killmod.game import outbox
+from killmod.game.store import Game
+from tests.support.boardgames import GAME_TID, board_game, ok, uid
+from tests.support.gamefiles import JUDGE, TID, vote_thread
+from tests.support.pagebuilder import SHANGHAI
 
 ROLES = dict.fromkeys(range(1, 17))
 

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import (
+
+from killmod.commands.cli import main
+from killmod.core.errors import TallyFailed
+from killmod.core.model import Page
+from killmod.fetch.cache import Fetched, PageCache, ParsedPage
+from killmod.fetch.http import Fetcher, FetchOptions
+from killmod.fetch.pages import parse_page, saved_page
+from killmod.fetch.thread import read_thread
+from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
@@ -18,14 +26,6 @@ from pagebuilder import (
     demo_thread,
     discuz_x_site,
 )
-
-from killmod.cache import Fetched, PageCache, ParsedPage
-from killmod.cli import main
-from killmod.errors import TallyFailed
-from killmod.fetch import Fetcher, FetchOptions
-from killmod.model import Page
-from killmod.pages import parse_page, saved_page
-from killmod.thread import read_thread
 
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
 

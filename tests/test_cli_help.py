@@ -1,7 +1,7 @@
 """The help and the usage errors a judge meets first: Chinese, with none of click's English.
 
 click writes its frame (Usage, Options, [default: …], INTEGER RANGE, No such option…) in
-English; killmod writes it in Chinese through click's hooks (``killmod.clitext``).  The
+English; killmod writes it in Chinese through click's hooks (``killmod.commands.clitext``).  The
 check is strict: every Latin word in a command's help must be one killmod itself wrote
 for that command (an option's name, a choice, a word of its help text) — any word click
 adds is caught, whatever it is.
@@ -18,9 +18,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from killmod.cli import COMMANDS, main
-from killmod.clitext import Command
-from killmod.textwidth import display_width
+from killmod.announce.textwidth import display_width
+from killmod.commands.cli import COMMANDS, main
+from killmod.commands.clitext import Command
 
 KILLMOD = Path(sys.executable).parent / "killmod"
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
@@ -116,7 +116,7 @@ def test_defaults_ranges_and_required_options_are_said_in_chinese():
 
 def test_every_command_is_made_with_killmods_chinese_command_class():
     for line, command in every_command():
-        assert isinstance(command, Command), f"{line}: use killmod.clitext.command()"
+        assert isinstance(command, Command), f"{line}: use killmod.commands.clitext.command()"
 
 
 def test_bare_killmod_lists_the_commands_one_line_each_and_exits_0():

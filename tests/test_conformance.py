@@ -10,7 +10,11 @@ kill one player who is not one of them; the good side must win.
 from __future__ import annotations
 
 import pytest
-from gamefiles import (
+
+from killmod.flows import flow_for
+from killmod.game.store import Game
+from killmod.rules import RULE_SETS
+from tests.support.gamefiles import (
     alive,
     deadline,
     events,
@@ -22,10 +26,6 @@ from gamefiles import (
     tally,
     votes,
 )
-
-from killmod.flows import flow_for
-from killmod.rules import RULE_SETS
-from killmod.store import Game
 
 PLAYERS = {"1.2": 16, "v4": 11, "x": 8, "1.0": 6, "2.0": 12}
 GAMES = [(name, ()) for name in RULE_SETS] + [("2.0", ("ghost",))]

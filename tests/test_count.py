@@ -12,8 +12,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from killmod.count import REASONS, TallyOptions, count_votes
-from killmod.model import (
+from killmod.ballots.count import REASONS, TallyOptions, count_votes
+from killmod.ballots.rulings import Ruling
+from killmod.core.model import (
     Ballot,
     Change,
     Count,
@@ -30,7 +31,6 @@ from killmod.model import (
     Verdict,
 )
 from killmod.rules import r12
-from killmod.rulings import Ruling
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 

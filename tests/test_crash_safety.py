@@ -27,9 +27,15 @@ import time
 from pathlib import Path
 
 import pytest
-from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, big_roster_toml, big_thread, discuz_x_site
 
-from killmod.store import Game
+from killmod.game.store import Game
+from tests.support.pagebuilder import (
+    DEMO_ROSTER_TOML,
+    DEMO_TID,
+    big_roster_toml,
+    big_thread,
+    discuz_x_site,
+)
 
 KILLMOD = Path(sys.executable).parent / "killmod"
 BUDGET = 15.0  # seconds of random kills
@@ -71,7 +77,7 @@ def fresh_game(tmp_path: Path) -> Path:
     """A game file of the big thread's roster, closed (no WAL beside it)."""
     roster = tmp_path / "roster.toml"
     roster.write_text(big_roster_toml(), encoding="utf-8")
-    from killmod.roster import load_roster
+    from killmod.game.roster import load_roster
 
     path = tmp_path / "fresh.db"
     Game.create(path, load_roster(roster)).close()
@@ -206,7 +212,7 @@ def test_killed_at_any_moment_notices_leave_the_game_file_and_no_half_notice(
 
 SLOW_RECORD = """
 import sys, time
-from killmod.store import Game
+from killmod.game.store import Game
 original = Game.record
 calls = []
 def slow(self, *args, **kwargs):
@@ -216,7 +222,7 @@ def slow(self, *args, **kwargs):
         time.sleep(60)
     return original(self, *args, **kwargs)
 Game.record = slow
-from killmod.cli import main
+from killmod.commands.cli import main
 sys.argv = ["killmod", *sys.argv[1:]]
 main()
 """
@@ -265,7 +271,7 @@ conn.execute("ROLLBACK")
 
 @pytest.fixture
 def demo_game(tmp_path: Path) -> Path:
-    from killmod.roster import parse_roster
+    from killmod.game.roster import parse_roster
 
     path = tmp_path / "game.db"
     Game.create(path, parse_roster(DEMO_ROSTER_TOML)).close()
@@ -294,7 +300,7 @@ def hold_lock(db: Path) -> subprocess.Popen:
 def test_a_second_killmod_waits_then_fails_clearly_and_writes_nothing(
     serve_site, demo_game, tmp_path, command
 ):
-    from pagebuilder import demo_thread
+    from tests.support.pagebuilder import demo_thread
 
     url = f"{serve_site(discuz_x_site(demo_thread()))}/forum.php?mod=viewthread&tid={DEMO_TID}"
     args = [str(KILLMOD), *(a.format(url=url) for a in command), "--db", str(demo_game)]
@@ -320,7 +326,7 @@ def test_a_second_killmod_waits_then_fails_clearly_and_writes_nothing(
 
 
 def test_the_busy_timeout_defaults_to_ten_seconds_and_reads_the_environment(monkeypatch):
-    from killmod import store
+    from killmod.game import store
 
     monkeypatch.delenv("KILLMOD_BUSY_SECONDS", raising=False)
     assert store.busy_seconds() == 10

@@ -5,8 +5,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from killmod.deadline import parse_deadline
-from killmod.errors import BadInput
+from killmod.ballots.deadline import parse_deadline
+from killmod.core.errors import BadInput
 
 TZ = ZoneInfo("Asia/Shanghai")
 # The thread was opened at 20:00 on 2014-12-09.

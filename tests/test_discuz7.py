@@ -17,8 +17,17 @@ import threading
 from datetime import datetime, timedelta
 
 import pytest
-from forumserver import serve
-from pagebuilder import (
+
+import scrapers
+from killmod.core.errors import TallyFailed
+from killmod.core.model import PRECISION_SPAN
+from killmod.fetch.thread import read_thread
+from killmod.game.roster import parse_roster
+from killmod.usecases.tally import tally
+from scrapers import discuz7, discuz7_archiver, discuz7_printable, discuz_x
+from scrapers.base import tidy_text
+from tests.support.forumserver import serve
+from tests.support.pagebuilder import (
     DEMO_NOW,
     DEMO_ROSTER_TOML,
     DEMO_TID,
@@ -33,7 +42,7 @@ from pagebuilder import (
     discuz_x_site,
     render_discuz_x_page,
 )
-from pagebuilder_dz72 import (
+from tests.support.pagebuilder_dz72 import (
     ARCHIVER_NO_THREAD,
     LOGIN_MESSAGE,
     demo_thread_tc,
@@ -44,15 +53,6 @@ from pagebuilder_dz72 import (
     render_dz72_printable,
     visible_posts,
 )
-
-import scrapers
-from killmod.errors import TallyFailed
-from killmod.model import PRECISION_SPAN
-from killmod.roster import parse_roster
-from killmod.tallying import tally
-from killmod.thread import read_thread
-from scrapers import discuz7, discuz7_archiver, discuz7_printable, discuz_x
-from scrapers.base import tidy_text
 
 VIEWTHREAD = f"/viewthread.php?tid={DEMO_TID}"
 VIEWTHREAD_EXTRA = f"/viewthread.php?tid={DEMO_TID}&extra=page%3D1"

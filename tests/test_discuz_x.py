@@ -6,7 +6,11 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
-from pagebuilder import (
+
+from killmod.core.errors import TallyFailed
+from killmod.fetch.thread import read_thread
+from scrapers import discuz_x
+from tests.support.pagebuilder import (
     DEMO_NOW,
     DEMO_TID,
     SHANGHAI,
@@ -17,10 +21,6 @@ from pagebuilder import (
     discuz_x_site,
     login_page,
 )
-
-from killmod.errors import TallyFailed
-from killmod.thread import read_thread
-from scrapers import discuz_x
 
 
 def thread_url(base: str, *, rewrite: bool = False, page: int = 1, tid: int = DEMO_TID) -> str:

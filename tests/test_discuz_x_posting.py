@@ -5,11 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from fakeboard import CLOSED, PM_FLOOD, FakeBoard, _error, _succeed
-from pagebuilder import SHANGHAI, FakePost, FakeThread, render_discuz_x_page, system_error_page
 
 from scrapers import discuz_x_posting as dzx
 from scrapers.base import ScrapeError
+from tests.support.fakeboard import CLOSED, PM_FLOOD, FakeBoard, _error, _succeed
+from tests.support.pagebuilder import (
+    SHANGHAI,
+    FakePost,
+    FakeThread,
+    render_discuz_x_page,
+    system_error_page,
+)
 
 
 def xml(inner: str) -> str:

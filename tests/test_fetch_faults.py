@@ -20,8 +20,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from forumserver import _Handler
-from pagebuilder import (
+
+from killmod.commands.cli import main
+from killmod.core.errors import BadInput, TallyFailed
+from killmod.fetch.http import Fetcher, FetchOptions, HostPacer, Progress
+from killmod.fetch.thread import read_thread
+from tests.support.forumserver import _Handler
+from tests.support.pagebuilder import (
     _MESSAGE_BACK,
     DEMO_ROSTER_TOML,
     DEMO_TID,
@@ -37,12 +42,7 @@ from pagebuilder import (
     discuz_x_site,
     login_page,
 )
-from pagebuilder_more import discuz_x_archiver_site
-
-from killmod.cli import main
-from killmod.errors import BadInput, TallyFailed
-from killmod.fetch import Fetcher, FetchOptions, HostPacer, Progress
-from killmod.thread import read_thread
+from tests.support.pagebuilder_more import discuz_x_archiver_site
 
 FAST = FetchOptions(retries=2, backoff=0, timeout=0.5, delay=0)
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"

@@ -11,9 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import fuzzing
 import pytest
-from pagebuilder import (
+
+from killmod.core.errors import KillmodError, TallyFailed
+from killmod.fetch.thread import read_thread
+from killmod.game.roster import parse_roster
+from killmod.usecases.tally import tally
+from tests.support import fuzzing
+from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
@@ -21,12 +26,7 @@ from pagebuilder import (
     discuz_x_site,
     render_discuz_x_page,
 )
-from pagebuilder_more import render_archiver_page, render_printable_page
-
-from killmod.errors import KillmodError, TallyFailed
-from killmod.roster import parse_roster
-from killmod.tallying import tally
-from killmod.thread import read_thread
+from tests.support.pagebuilder_more import render_archiver_page, render_printable_page
 
 PER_KIND = 30
 SEED = 20190512

@@ -13,10 +13,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, FakeThread, demo_thread, discuz_x_site
 
-from killmod.cli import main
-from killmod.store import Game
+from killmod.commands.cli import main
+from killmod.game.store import Game
+from tests.support.pagebuilder import (
+    DEMO_ROSTER_TOML,
+    DEMO_TID,
+    FakeThread,
+    demo_thread,
+    discuz_x_site,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PAGES = str(ROOT / "examples" / "day1")
@@ -210,9 +216,9 @@ def test_record_stores_snapshot_result_death_and_warnings_in_one_step(game):
 
 
 def test_the_snapshot_hash_is_the_hash_of_the_stored_posts(game):
-    from killmod.record import snapshot_hash
-    from killmod.roster import parse_roster
-    from killmod.thread import read_thread
+    from killmod.fetch.thread import read_thread
+    from killmod.game.roster import parse_roster
+    from killmod.usecases.record import snapshot_hash
 
     run("tally", EXAMPLE_PAGES, *DEADLINE, "--db", str(game), "--record", "--round", "1")
     tz = __import__("zoneinfo").ZoneInfo(parse_roster(DEMO_ROSTER_TOML).timezone)
@@ -400,7 +406,7 @@ def test_reveal_is_refused_before_the_game_ends(game):
 
 
 def test_a_failed_step_writes_nothing(game, monkeypatch):
-    import killmod.record as record
+    import killmod.usecases.record as record
 
     def broken(*args, **kwargs):
         raise RuntimeError("disk gone")

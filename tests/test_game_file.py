@@ -19,8 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from gamefiles import TID, deadline, roster_toml, vote_thread
-from gamesteps import (
+
+from killmod.game.store import SCHEMA_VERSION, Game
+from tests.support.gamefiles import TID, deadline, roster_toml, vote_thread
+from tests.support.gamesteps import (
     ROLES,
     ballots_for,
     console,
@@ -30,9 +32,7 @@ from gamesteps import (
     rows,
     vote_url,
 )
-from pagebuilder import discuz_x_site, render_discuz_x_page
-
-from killmod.store import SCHEMA_VERSION, Game
+from tests.support.pagebuilder import discuz_x_site, render_discuz_x_page
 
 ROOT = Path(__file__).resolve().parent
 V1_GAME = ROOT / "data" / "v1-game.db"

@@ -7,11 +7,11 @@ import json
 from dataclasses import replace
 
 import pytest
-from gamefiles import deadline, night, ok, refused, run, said, vote_thread
-from gamesteps import ROLES, everyone_votes, game_12, record_day, rows, vote_url
-from pagebuilder import discuz_x_site
 
-from killmod.store import Game
+from killmod.game.store import Game
+from tests.support.gamefiles import deadline, night, ok, refused, run, said, vote_thread
+from tests.support.gamesteps import ROLES, everyone_votes, game_12, record_day, rows, vote_url
+from tests.support.pagebuilder import discuz_x_site
 
 FUTURE = "2099-03-01 22:00"
 

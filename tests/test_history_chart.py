@@ -11,13 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gamefiles import ok, refused, run
-from judgesday import play
+
+from tests.support.gamefiles import ok, refused, run
+from tests.support.judgesday import play
 
 pytest.importorskip("matplotlib")
 from PIL import Image
 
-from killmod.chart import (
+from killmod.announce.chart import (
     COLOURS,
     bundled_font,
     choose_fonts,
@@ -25,7 +26,7 @@ from killmod.chart import (
     parse_labels,
     picture_size,
 )
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
 
 
 def pixels(path: Path) -> list[tuple[int, int, int]]:
@@ -89,13 +90,13 @@ def test_chinese_names_are_glyphs_not_empty_boxes(game, tmp_path):
     assert real != drawn_text("丁戊己", bundled_font(), tmp_path / "real2.png")
     assert real != tofu
     # the chart: the same game with other Chinese names is another picture
-    from killmod.chronicle import chronicle
+    from killmod.announce.views import history_view
+    from killmod.game.store import Game
     from killmod.rules import rule_set
-    from killmod.store import Game
-    from killmod.views import history_view
+    from killmod.usecases.history import chronicle
 
     view = history_view(chronicle(Game.open(game.db)), rule_set("1.2"))
-    from killmod.announce import render_public
+    from killmod.announce.render import render_public
 
     text = render_public("history.chart.j2", None, view)
     first = draw_history(view.values["rows"], parse_labels(text), tmp_path / "a.png")

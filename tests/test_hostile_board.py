@@ -21,7 +21,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import (
+
+from killmod.commands.cli import main
+from tests.support.pagebuilder import (
     DEMO_NOW,
     DEMO_ROSTER_TOML,
     DEMO_TID,
@@ -36,9 +38,7 @@ from pagebuilder import (
     render_discuz_x_page,
     render_touch_page,
 )
-from pagebuilder_more import discuz_x_archiver_site, with_time_style
-
-from killmod.cli import main
+from tests.support.pagebuilder_more import discuz_x_archiver_site, with_time_style
 
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
 OTHER_TID = 7002

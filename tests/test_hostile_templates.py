@@ -3,7 +3,7 @@ context — every variable name and every attribute name it can think of, recurs
 prints all it reaches.  Played through whole games of every rule set (``publicgames``),
 what it prints must hold no living player's role and no hidden night effect, and be the
 same on the twin game whose nights had extra hidden actions: a public template is handed
-a public view, never the game (the split is in code, ``killmod.views``).  The private
+a public view, never the game (the split is in code, ``killmod.announce.views``).  The private
 templates are replaced by a walker that marks its output: that output reaches only the
 private files, never stdout.
 """
@@ -20,9 +20,17 @@ from pathlib import Path
 
 import pytest
 from jinja2 import Environment, meta
-from publicgames import SETS, Chooser, Game2, compare_twins, fixed_salt, leaks, role_words
 
 import killmod
+from tests.support.publicgames import (
+    SETS,
+    Chooser,
+    Game2,
+    compare_twins,
+    fixed_salt,
+    leaks,
+    role_words,
+)
 
 PUBLIC = {
     "roster.toml.j2",
@@ -230,7 +238,7 @@ def test_the_walker_reaches_what_a_template_is_given(tmp_path):
     """The walker is not empty: it prints the counts a tally template is handed."""
     from click.testing import CliRunner
 
-    from killmod.cli import main
+    from killmod.commands.cli import main
 
     root = Path(__file__).resolve().parent.parent
     done = CliRunner().invoke(

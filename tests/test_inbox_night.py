@@ -6,12 +6,12 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from boardgames import BoardGame, board_game
-from pagebuilder import SHANGHAI
 
-from killmod.board import BoardOptions
-from killmod.inbox import InboxNight, read_night
-from killmod.store import Game
+from killmod.board.inbox import InboxNight, read_night
+from killmod.board.session import BoardOptions
+from killmod.game.store import Game
+from tests.support.boardgames import BoardGame, board_game
+from tests.support.pagebuilder import SHANGHAI
 
 # 1.2: killers 1, 2, 3; the 检查官 4; the rest 水民.
 ROLES_12 = {

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_SEATS, DEMO_TID, JUDGE, demo_thread, discuz_x_site
 
-from killmod.cli import main
+from killmod.commands.cli import main
+from tests.support.pagebuilder import DEMO_SEATS, DEMO_TID, JUDGE, demo_thread, discuz_x_site
 
 DEADLINE = "2019-05-12 22:00"
 PASSERBY = "路过的"
@@ -218,7 +218,7 @@ TEXT = ("tally.text", "tally.audit", "night.text", "lurkers.text", "audit.text")
 def games(tmp_path_factory, request) -> tuple[dict[str, str], dict[str, str]]:
     from contextlib import ExitStack
 
-    from forumserver import serve
+    from tests.support.forumserver import serve
 
     with ExitStack() as stack, pytest.MonkeyPatch.context() as patch:
         # fetched pages are cached in the user cache directory: the tests' own, here

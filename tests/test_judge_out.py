@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from gamefiles import (
+from tests.support.gamefiles import (
     alive,
     deadline,
     events,

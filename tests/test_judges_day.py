@@ -14,13 +14,13 @@ import re
 from pathlib import Path
 
 import pytest
-from gamefiles import deadline, events, ok, private_text, refused, run, said
-from judgesday import PLAYERS, play, shanghai
 
 import killmod.commands.open as open_command
 import killmod.commands.remind as remind_command
 import killmod.commands.tally as tally_command
-from killmod.store import Game
+from killmod.game.store import Game
+from tests.support.gamefiles import deadline, events, ok, private_text, refused, run, said
+from tests.support.judgesday import PLAYERS, play, shanghai
 
 GOLDEN = Path(__file__).parent / "golden" / "judges-day"
 SETS = sorted(PLAYERS)

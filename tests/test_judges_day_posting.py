@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from boardgames import GAME_TID, BoardGame, board_game
-from gamefiles import TID, vote_thread
-from pagebuilder import SHANGHAI
 
 import killmod.commands.open as open_command
 import killmod.commands.remind as remind_command
-from killmod import outbox
-from killmod.store import Game
+from killmod.game import outbox
+from killmod.game.store import Game
+from tests.support.boardgames import GAME_TID, BoardGame, board_game
+from tests.support.gamefiles import TID, vote_thread
+from tests.support.pagebuilder import SHANGHAI
 
 ROLES = {seat: "杀手" if seat <= 3 else "检查官" if seat == 4 else "水民" for seat in range(1, 17)}
 

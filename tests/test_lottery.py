@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from killmod.cli import main
-from killmod.errors import BadInput
-from killmod.lottery import canonical, commitment, parse_mapping, verify
-from killmod.store import Game
+from killmod.commands.cli import main
+from killmod.core.errors import BadInput
+from killmod.game.store import Game
+from killmod.usecases.lottery import canonical, commitment, parse_mapping, verify
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = ROOT / "examples" / "roster.toml"

@@ -6,7 +6,12 @@ from datetime import timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
-from gamethread import (
+
+from killmod.commands.cli import main
+from killmod.game.store import Game
+from killmod.usecases.audit import zhashi_ends
+from killmod.usecases.lurkers import lurkers
+from tests.support.gamethread import (
     GAME_TID,
     JUDGE,
     OUTSIDER,
@@ -19,12 +24,7 @@ from gamethread import (
     round2_rows,
     serve_game_thread,
 )
-from pagebuilder import discuz_x_site
-
-from killmod.audit import zhashi_ends
-from killmod.cli import main
-from killmod.lurkers import lurkers
-from killmod.store import Game
+from tests.support.pagebuilder import discuz_x_site
 
 
 def run(*args: str):

@@ -13,8 +13,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, SHANGHAI, Response, demo_thread
-from pagebuilder_api import (
+
+import scrapers
+from killmod.commands.cli import main
+from killmod.fetch.charset import decode_html
+from killmod.fetch.http import Fetcher, FetchOptions
+from killmod.fetch.identity import Expected, mismatch
+from killmod.fetch.pages import read_page
+from killmod.fetch.thread import read_thread
+from scrapers import discuz_x_mobile
+from scrapers.base import Address
+from tests.support.pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, SHANGHAI, Response, demo_thread
+from tests.support.pagebuilder_api import (
     API_PATH,
     api_message,
     api_path,
@@ -23,16 +33,6 @@ from pagebuilder_api import (
     render_api_page,
     whole_board,
 )
-
-import scrapers
-from killmod.charset import decode_html
-from killmod.cli import main
-from killmod.fetch import Fetcher, FetchOptions
-from killmod.identity import Expected, mismatch
-from killmod.pages import read_page
-from killmod.thread import read_thread
-from scrapers import discuz_x_mobile
-from scrapers.base import Address
 
 NOW = datetime(2019, 5, 12, 22, 10, tzinfo=SHANGHAI)
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
@@ -263,7 +263,7 @@ def test_the_302_after_a_deletion_is_asked_again_and_floors_renumber(serve_site,
 
 
 def test_a_long_thread_comes_in_pages_of_the_asked_size(serve_site):
-    from pagebuilder import big_thread
+    from tests.support.pagebuilder import big_thread
 
     thread = big_thread(25)  # 250 posts
     base = serve_site(mobile_api_site(thread))

@@ -13,7 +13,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import (
+
+import scrapers
+from killmod.commands.cli import main
+from killmod.core.errors import BadInput, TallyFailed
+from killmod.core.model import Post, TallyResult
+from killmod.fetch.thread import Thread, read_thread
+from killmod.game.roster import parse_roster
+from killmod.usecases.tally import tally
+from scrapers import discuz_x, discuz_x_archiver, discuz_x_printable, sohu
+from scrapers.profile import ProfileScraper, load_profile
+from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
     JUDGE,
@@ -25,7 +35,7 @@ from pagebuilder import (
     demo_thread,
     discuz_x_site,
 )
-from pagebuilder_more import (
+from tests.support.pagebuilder_more import (
     as_board_shows,
     discuz_x_archiver_site,
     discuz_x_printable_site,
@@ -35,16 +45,6 @@ from pagebuilder_more import (
     tieba_site,
     with_time_style,
 )
-
-import scrapers
-from killmod.cli import main
-from killmod.errors import BadInput, TallyFailed
-from killmod.model import Post, TallyResult
-from killmod.roster import parse_roster
-from killmod.tallying import tally
-from killmod.thread import Thread, read_thread
-from scrapers import discuz_x, discuz_x_archiver, discuz_x_printable, sohu
-from scrapers.profile import ProfileScraper, load_profile
 
 PROFILES = Path(__file__).resolve().parent.parent / "examples" / "profiles"
 DEADLINE = "2019-05-12 22:00"

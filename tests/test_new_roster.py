@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from publicgames import SETS
 
-from killmod.cli import main
+from killmod.commands.cli import main
 from killmod.flows import flow_for
-from killmod.store import Game
+from killmod.game.store import Game
+from tests.support.publicgames import SETS
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

@@ -10,9 +10,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from click.testing import CliRunner
 
-from killmod.cli import main
-from killmod.night import announcement_time
-from killmod.store import Game
+from killmod.commands.cli import main
+from killmod.game.store import Game
+from killmod.usecases.night import announcement_time
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = ROOT / "examples" / "roster.toml"

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from publicgames import SETS
 
-from killmod.cli import main
-from killmod.gamestate import flow_of
-from killmod.store import Game
+from killmod.commands.cli import main
+from killmod.game.state import flow_of
+from killmod.game.store import Game
+from tests.support.publicgames import SETS
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "notices"
 

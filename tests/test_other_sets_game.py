@@ -9,7 +9,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from gamefiles import (
+
+from killmod.ballots.votes import read_knife
+from killmod.game.store import Game
+from tests.support.gamefiles import (
     DEADLINE,
     LATER,
     alive,
@@ -30,9 +33,6 @@ from gamefiles import (
     tally_json,
     votes,
 )
-
-from killmod.store import Game
-from killmod.votes import read_knife
 
 X_ROLES = {1: "杀手", 2: "杀手", 3: "警察", 4: "警察", 5: "平民", 6: "平民", 7: "平民", 8: "平民"}
 R10_ROLES = {1: "杀手", 2: "杀手", 3: "平民", 4: "平民", 5: "平民", 6: "平民"}

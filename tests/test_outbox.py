@@ -6,15 +6,15 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from boardgames import BoardGame, board_game, ok
 from click.testing import CliRunner
 
-from killmod import outbox
-from killmod.board import BoardOptions
-from killmod.cli import main
-from killmod.errors import BadInput
-from killmod.posting import Announcement, post_announcement
-from killmod.store import BOARD, Game
+from killmod.board.posting import Announcement, post_announcement
+from killmod.board.session import BoardOptions
+from killmod.commands.cli import main
+from killmod.core.errors import BadInput
+from killmod.game import outbox
+from killmod.game.store import BOARD, Game
+from tests.support.boardgames import BoardGame, board_game, ok
 
 ROLES = {seat: "杀手" if seat <= 3 else "检查官" if seat == 4 else "水民" for seat in range(1, 17)}
 NOW = datetime(2024, 3, 1, 12, 0).astimezone()

@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gamefiles import deadline, night, ok, private_text, refused, run, said
-from gamesteps import (
+from killmod.game.store import Game
+from tests.support.gamefiles import deadline, night, ok, private_text, refused, run, said
+from tests.support.gamesteps import (
     KILLMOD,
     ROLES,
     console,
@@ -20,8 +21,6 @@ from gamesteps import (
     rows,
     vote_url,
 )
-
-from killmod.store import Game
 
 TIE = {seat: 15 for seat in range(1, 8)} | {seat: 16 for seat in range(8, 15)} | {15: 16, 16: 15}
 # A reader in the middle of a read transaction: a writer's COMMIT waits for it, then fails.

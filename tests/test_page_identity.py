@@ -2,28 +2,28 @@
 
 For each format the page builder makes: the page's own number, the thread's id on the board
 and its title, as a page served over HTTP shows them; and ``address`` reads back the thread
-and page of the URLs ``page_url`` makes.  ``killmod.identity`` compares them with what was
+and page of the URLs ``page_url`` makes.  ``killmod.fetch.identity`` compares them with what was
 asked for (tested against a hostile board in ``test_hostile_board.py``).
 """
 
 from __future__ import annotations
 
 import pytest
-from pagebuilder import DEMO_TID, SHANGHAI, demo_thread, discuz_x_site
-from pagebuilder_dz72 import dz72_site
-from pagebuilder_more import (
+
+import scrapers
+from killmod.fetch.http import Fetcher, FetchOptions
+from killmod.fetch.identity import Expected, mismatch
+from killmod.fetch.pages import read_page
+from scrapers.base import Address
+from tests.support.pagebuilder import DEMO_TID, SHANGHAI, demo_thread, discuz_x_site
+from tests.support.pagebuilder_dz72 import dz72_site
+from tests.support.pagebuilder_more import (
     SOHU_BOARD,
     discuz_x_archiver_site,
     discuz_x_printable_site,
     sohu_site,
     sohu_thread_id,
 )
-
-import scrapers
-from killmod.fetch import Fetcher, FetchOptions
-from killmod.identity import Expected, mismatch
-from killmod.pages import read_page
-from scrapers.base import Address
 
 DEMO = demo_thread()
 SOHU_ID = sohu_thread_id(DEMO)
@@ -92,7 +92,7 @@ def test_a_url_says_which_thread_and_page_it_asks_for(name, url, address):
 
 
 def test_a_page_past_the_end_is_the_page_asked_for_only_from_the_judges_url():
-    from killmod.model import Page
+    from killmod.core.model import Page
 
     last = Page((), page_no=4, page_count=4)
     assert mismatch(last, Expected(page=9, past_end=True)) is None

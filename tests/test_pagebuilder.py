@@ -8,8 +8,9 @@ from datetime import datetime, timedelta
 import lxml.html
 import pytest
 import requests
-from forumserver import BaseUrl
-from pagebuilder import (
+
+from tests.support.forumserver import BaseUrl
+from tests.support.pagebuilder import (
     DEMO_DEADLINE,
     DEMO_NOW,
     DEMO_ROSTER_TOML,
@@ -378,7 +379,7 @@ def test_a_mobile_url_gets_the_mobile_page_a_desktop_browser_gets(demo_site: str
 
 
 def test_the_printable_view_is_laid_out_like_the_real_one(serve_site) -> None:
-    from pagebuilder_more import render_printable_page
+    from tests.support.pagebuilder_more import render_printable_page
 
     page = render_printable_page(demo_thread()).decode()
     assert "font-size: FONTSIZE; font-family: FONT;" in page  # X3.4 prints its literals

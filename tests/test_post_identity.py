@@ -17,16 +17,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, demo_thread, discuz_x_site
 
-from killmod.cli import main
-from killmod.count import count_votes
-from killmod.errors import BadInput
-from killmod.model import Player, Post, Roster, Source
-from killmod.names import fold
+from killmod.ballots.count import count_votes
+from killmod.ballots.rulings import Ruling
+from killmod.ballots.votes import BallotReader
+from killmod.commands.cli import main
+from killmod.core.errors import BadInput
+from killmod.core.model import Player, Post, Roster, Source
+from killmod.core.names import fold
 from killmod.rules import r12
-from killmod.rulings import Ruling
-from killmod.votes import BallotReader
+from tests.support.pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, demo_thread, discuz_x_site
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 DEADLINE = datetime(2019, 5, 12, 22, 0, tzinfo=SHANGHAI)
@@ -52,7 +52,7 @@ def post(pid: int, author: str, uid: int | None, body: str = "投5号", floor: i
 
 
 def tally(*posts: Post, roster: Roster = ROSTER, rulings=()):
-    from killmod.count import TallyOptions
+    from killmod.ballots.count import TallyOptions
 
     return count_votes(
         posts, roster, DEADLINE, rules=r12, source=SOURCE, options=TallyOptions(rulings=rulings)
@@ -129,8 +129,8 @@ def test_judges_uids_are_read_from_the_roster_and_kept_in_the_game_file(tmp_path
     path.write_text(text, encoding="utf-8")
     db = tmp_path / "game.db"
     assert CliRunner().invoke(main, ["init", "--roster", str(path), "--db", str(db)]).exit_code == 0
-    from killmod.roster import load_roster
-    from killmod.store import Game
+    from killmod.game.roster import load_roster
+    from killmod.game.store import Game
 
     for roster in (load_roster(path), Game.open(db).roster()):
         assert roster.judges == ("法官大人", "助理法官")
@@ -138,7 +138,7 @@ def test_judges_uids_are_read_from_the_roster_and_kept_in_the_game_file(tmp_path
 
 
 def test_a_judges_uid_taken_by_a_player_is_refused(tmp_path):
-    from killmod.roster import parse_roster
+    from killmod.game.roster import parse_roster
 
     text = DEMO_ROSTER_TOML.replace(
         'judges = ["法官大人"]', 'judges = [{ name = "法官大人", uid = 2000 }]'

@@ -1,17 +1,17 @@
 """What may be posted: every public output of a played game, and no private file of it.
 
 ``killmod post`` and ``--post`` refuse a text that carries a private template's fixed words
-(``killmod.announce.private_marks``).  Games of every rule set are played (``publicgames``):
+(``killmod.announce.render.private_marks``).  Games of every rule set are played (``publicgames``):
 each public post they print passes, each private file they write is refused.
 """
 
 from __future__ import annotations
 
 import pytest
-from publicgames import SETS, Chooser, Game2, fixed_salt
 
-from killmod.errors import BadInput
-from killmod.posting import refuse_private
+from killmod.board.posting import refuse_private
+from killmod.core.errors import BadInput
+from tests.support.publicgames import SETS, Chooser, Game2, fixed_salt
 
 
 @pytest.mark.parametrize("name", sorted(SETS))

@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from boardgames import GAME_TID, BoardGame, board_game
-from fakeboard import CLOSED, NO_PERMISSION, NOT_LOGGED_IN, FakeBoard, log_in
-from gamefiles import JUDGE
 
-from killmod import outbox
-from killmod.board import BoardOptions, BoardRefused
-from killmod.errors import BadInput
-from killmod.posting import Announcement, post_announcement
-from killmod.store import Game
+from killmod.board.posting import Announcement, post_announcement
+from killmod.board.session import BoardOptions, BoardRefused
+from killmod.core.errors import BadInput
+from killmod.game import outbox
+from killmod.game.store import Game
+from tests.support.boardgames import GAME_TID, BoardGame, board_game
+from tests.support.fakeboard import CLOSED, NO_PERMISSION, NOT_LOGGED_IN, FakeBoard, log_in
+from tests.support.gamefiles import JUDGE
 
 ROLES = {seat: "杀手" if seat <= 3 else "检查官" if seat == 4 else "水民" for seat in range(1, 17)}
 TEXT = "[size=4][b]第 1 轮投票结果[/b][/size]\n5号 出局，身份：[color=red]好人[/color]\n"
@@ -288,7 +288,7 @@ def test_a_gbk_board_gets_gbk_and_refuses_what_gbk_cannot_write(tmp_path: Path, 
 
 
 def test_the_tally_posts_its_announcement_after_recording(game: BoardGame, serve_site):
-    from gamefiles import TID, vote_thread
+    from tests.support.gamefiles import TID, vote_thread
 
     thread = vote_thread([(seat, f"20:{seat:02d}:00", "投5号") for seat in range(1, 17)])
     game.board.add_thread(thread)
@@ -312,7 +312,7 @@ def test_the_tally_posts_its_announcement_after_recording(game: BoardGame, serve
 
 
 def test_post_needs_cookies_before_anything_is_recorded(game: BoardGame):
-    from gamefiles import TID, vote_thread
+    from tests.support.gamefiles import TID, vote_thread
 
     game.board.add_thread(vote_thread([(1, "20:00:00", "投5号")]))
     done = game.run(

@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
-from killmod.errors import BadInput
-from killmod.private_files import write_private, write_private_files
+from killmod.core.errors import BadInput
+from killmod.game.private_files import write_private, write_private_files
 
 
 def test_a_private_file_is_readable_by_its_owner_only(tmp_path):

@@ -29,11 +29,11 @@ from zoneinfo import ZoneInfo
 import hypothesis.strategies as st
 from hypothesis import HealthCheck, given, settings
 
-from killmod.count import REASONS, count_votes
-from killmod.model import Page, Player, Post, Roster, Source
+from killmod.ballots.count import REASONS, count_votes
+from killmod.ballots.votes import BallotReader
+from killmod.core.model import Page, Player, Post, Roster, Source
+from killmod.fetch.thread import _assemble
 from killmod.rules import rule_set
-from killmod.thread import _assemble
-from killmod.votes import BallotReader
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 DEADLINE = datetime(2019, 5, 12, 22, 0, 0, tzinfo=SHANGHAI)

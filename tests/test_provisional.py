@@ -14,13 +14,13 @@ from datetime import timedelta
 
 import hypothesis.strategies as st
 from hypothesis import given
-from test_properties import DEADLINE, FAST, games
 
-from killmod.model import TallyResult
-from killmod.provisional import Provisional, provisional_count
-from killmod.tallying import tally_thread
-from killmod.thread import Thread
-from killmod.views import PublicProvisional
+from killmod.announce.views import PublicProvisional
+from killmod.core.model import TallyResult
+from killmod.fetch.thread import Thread
+from killmod.usecases.provisional import Provisional, provisional_count
+from killmod.usecases.tally import tally_thread
+from tests.test_properties import DEADLINE, FAST, games
 
 RULE_SETS = ("1.2", "v4", "x")
 

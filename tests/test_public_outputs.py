@@ -19,7 +19,16 @@ from __future__ import annotations
 import hypothesis.strategies as st
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
-from publicgames import SETS, Chooser, Game2, compare_twins, fixed_salt, leaks, role_words
+
+from tests.support.publicgames import (
+    SETS,
+    Chooser,
+    Game2,
+    compare_twins,
+    fixed_salt,
+    leaks,
+    role_words,
+)
 
 
 @pytest.mark.parametrize("name", sorted(SETS))

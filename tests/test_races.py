@@ -19,8 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
-from gamefiles import TID, deadline, ok, vote_thread
-from gamesteps import (
+
+from killmod.game.store import Game
+from tests.support.gamefiles import TID, deadline, ok, vote_thread
+from tests.support.gamesteps import (
     KILLMOD,
     ROLES,
     ballots_for,
@@ -30,15 +32,13 @@ from gamesteps import (
     rows,
     vote_url,
 )
-from pagebuilder import Response, discuz_x_site
-
-from killmod.store import Game
+from tests.support.pagebuilder import Response, discuz_x_site
 
 # A killmod that pauses inside its step (after its checks, at its first write) until told,
 # or says when it is about to begin its step.
 PAUSING = """
 import os, sys
-from killmod import store
+from killmod.game import store
 if os.environ["PAUSE"] == "in_step":
     original = store.Game.record
     def paused(self, *args, **kwargs):
@@ -54,7 +54,7 @@ else:
         print("AT_BEGIN", flush=True)
         return original(path)
     store.unwritable = announced
-from killmod.cli import main
+from killmod.commands.cli import main
 sys.argv = ["killmod", *sys.argv[1:]]
 main()
 """

@@ -14,7 +14,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from gamethread import (
+
+import scrapers.discuz_x as discuz_x
+import scrapers.discuz_x_mobile as discuz_x_mobile
+import scrapers.discuz_x_printable as discuz_x_printable
+from killmod.commands.cli import main
+from tests.support.gamethread import (
     GAME_TID,
     ROUND1_END,
     ROUND2_END,
@@ -23,7 +28,7 @@ from gamethread import (
     record_deadlines,
     round2_rows,
 )
-from pagebuilder import (
+from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
@@ -33,12 +38,7 @@ from pagebuilder import (
     big_thread,
     demo_thread,
 )
-from pagebuilder_api import api_path, whole_board
-
-import scrapers.discuz_x as discuz_x
-import scrapers.discuz_x_mobile as discuz_x_mobile
-import scrapers.discuz_x_printable as discuz_x_printable
-from killmod.cli import main
+from tests.support.pagebuilder_api import api_path, whole_board
 
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
 PRINTABLE = f"/forum.php?mod=viewthread&action=printable&tid={DEMO_TID}"
@@ -328,9 +328,9 @@ def test_a_changed_page_is_parsed_again(serve_site, roster, monkeypatch):
 
 
 def test_a_poll_reads_the_apis_last_page_and_a_deletion_means_reading_again(serve_site):
-    from killmod.fetch import Fetcher, FetchOptions
-    from killmod.plan import poll
-    from killmod.thread import read_thread
+    from killmod.fetch.http import Fetcher, FetchOptions
+    from killmod.fetch.plan import poll
+    from killmod.fetch.thread import read_thread
 
     thread = replace(demo_thread(), keeps_positions=False, positions_dropped=True)
     thread.posts = [post for post in thread.posts if not post.deleted]
@@ -357,7 +357,7 @@ def test_a_view_is_for_a_url_not_saved_pages(tmp_path, roster):
 
 
 def test_view_api_on_another_board_is_bad_usage(serve_site, roster):
-    from pagebuilder_dz72 import dz72_site
+    from tests.support.pagebuilder_dz72 import dz72_site
 
     base = serve_site(dz72_site(demo_thread()))
     result = tally(f"{base}/viewthread.php?tid={DEMO_TID}", roster, "--view", "api")

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from gamefiles import ok, refused, roster_toml, run
-from gamesteps import ROLES, everyone_votes, game_12, record_day, vote_url
 
-from killmod.errors import BadInput, KillmodError
-from killmod.roles import check_dealt
-from killmod.roster import parse_roster
-from killmod.store import Game
+from killmod.core.errors import BadInput, KillmodError
+from killmod.game.roster import parse_roster
+from killmod.game.store import Game
+from killmod.rules.roles import check_dealt
+from tests.support.gamefiles import ok, refused, roster_toml, run
+from tests.support.gamesteps import ROLES, everyone_votes, game_12, record_day, vote_url
 
 
 def load(rules: str, roles: dict, **more):

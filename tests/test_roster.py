@@ -5,9 +5,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from killmod.errors import BadInput
-from killmod.model import FormerHolder, Player
-from killmod.roster import load_roster, parse_roster
+from killmod.core.errors import BadInput
+from killmod.core.model import FormerHolder, Player
+from killmod.game.roster import load_roster, parse_roster
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 

@@ -6,12 +6,12 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_ROSTER_TOML
 
-from killmod.cli import main
-from killmod.errors import BadInput
-from killmod.roster import parse_roster
+from killmod.commands.cli import main
+from killmod.core.errors import BadInput
+from killmod.game.roster import parse_roster
 from killmod.rules import canonical_name, rule_set
+from tests.support.pagebuilder import DEMO_ROSTER_TOML
 
 SPELLINGS = {
     "1.2": ["1.2", "V1.2", "v1.2", " 1.2 "],

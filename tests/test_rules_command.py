@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from killmod.cli import main
+from killmod.commands.cli import main
 
 SIZES = {"1.2": (16, 16), "v4": (11, 25), "x": (8, 16), "1.0": (6, 10), "2.0": (12, 18)}
 TITLES = {

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from gamefiles import (
+
+from tests.support.gamefiles import (
     alive,
     deadline,
     events,

@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import pytest
 
-from killmod.errors import BadInput
-from killmod.model import Outcome
-from killmod.roster import RULES
+from killmod.core.errors import BadInput
+from killmod.core.model import Outcome
+from killmod.game.roster import RULES
 from killmod.rules import r10, r20
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.r20 import (

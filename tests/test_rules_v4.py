@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pytest
 
-from killmod.errors import BadInput
-from killmod.roster import RULES
+from killmod.core.errors import BadInput
+from killmod.game.roster import RULES
 from killmod.rules import v4
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.v4 import (

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import pytest
 
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
 from killmod.rules import variants
 from killmod.rules.variants import (
     CIVILIAN,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from killmod.errors import BadInput
-from killmod.rulings import Ruling, load_rulings, parse_rulings, resolve
+from killmod.ballots.rulings import Ruling, load_rulings, parse_rulings, resolve
+from killmod.core.errors import BadInput
 
 EXAMPLE = """\
 [12]

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader
 from platformdirs import user_cache_path
 
-from killmod.cli import main
+from killmod.commands.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "day1"

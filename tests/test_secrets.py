@@ -30,7 +30,9 @@ import hypothesis.strategies as st
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, assume, given, settings
-from pagebuilder import (
+
+from killmod.commands.cli import main
+from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
     JUDGE,
@@ -43,8 +45,6 @@ from pagebuilder import (
     login_page,
     render_discuz_x_page,
 )
-
-from killmod.cli import main
 
 KILLMOD = Path(sys.executable).parent / "killmod"
 ROLES = ("杀手",) * 3 + ("水民",) * 12 + ("检查官",)
@@ -248,14 +248,14 @@ def scenarios(draw):
 @contextmanager
 def fixed_salt():
     """The lottery's secret salt made predictable, so that two plays can be compared."""
-    import killmod.lottery
+    import killmod.usecases.lottery
 
     with pytest.MonkeyPatch.context() as patch:
         # the lottery's own ``secrets`` only: private files name their temporary files with it
         salts = types.SimpleNamespace(
             token_hex=lambda n=16: "ab" * n, SystemRandom=secrets.SystemRandom
         )
-        patch.setattr(killmod.lottery, "secrets", salts)
+        patch.setattr(killmod.usecases.lottery, "secrets", salts)
         yield
 
 
@@ -512,13 +512,13 @@ def test_a_planted_link_for_the_lots_is_refused_and_no_lots_are_made(tmp_path):
     done = cli("lottery", "make", "--round", 1, "--db", db)
     assert done.exit_code == 2 and "符号链接" in done.output and done.stdout == ""
     assert not shared.exists()
-    from killmod.store import Game
+    from killmod.game.store import Game
 
     assert not Game.open(db).events("lottery")  # refused before anything was recorded
 
 
 def test_a_file_in_the_way_of_a_nights_notes_is_refused_and_the_night_not_recorded(tmp_path):
-    from gamefiles import new_game
+    from tests.support.gamefiles import new_game
 
     roles = {1: "杀手", 2: "杀手", 3: "警察", 4: "警察", 5: "平民", 6: "平民", 7: "平民", 8: "平民"}
     db = new_game(tmp_path, "x", roles)
@@ -528,13 +528,13 @@ def test_a_file_in_the_way_of_a_nights_notes_is_refused_and_the_night_not_record
     done = cli("night", "--round", 1, "--kill", 5, "--check", 1, "--db", db)
     assert done.exit_code == 2 and "night1-private.txt 已经存在（文件）" in done.output
     assert (folder / "night1-private.txt").read_text("utf-8") == "last game's notes"
-    from killmod.store import Game
+    from killmod.game.store import Game
 
     assert not Game.open(db).events("night")
 
 
 def test_others_may_not_read_the_private_folder_and_are_warned_if_they_can(tmp_path):
-    from gamefiles import new_game
+    from tests.support.gamefiles import new_game
 
     roles = {1: "杀手", 2: "杀手", 3: "警察", 4: "警察", 5: "平民", 6: "平民", 7: "平民", 8: "平民"}
     db = new_game(tmp_path, "x", roles)

@@ -6,15 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from boardgames import BoardGame, board_game, ok, uid
-from fakeboard import FakeBoard
-from gamefiles import JUDGE
 
-from killmod import outbox
-from killmod.board import BoardOptions, BoardRefused
-from killmod.errors import BadInput
-from killmod.sending import Notice, send_notices
-from killmod.store import Game
+from killmod.board.sending import Notice, send_notices
+from killmod.board.session import BoardOptions, BoardRefused
+from killmod.core.errors import BadInput
+from killmod.game import outbox
+from killmod.game.store import Game
+from tests.support.boardgames import BoardGame, board_game, ok, uid
+from tests.support.fakeboard import FakeBoard
+from tests.support.gamefiles import JUDGE
 
 ROLES = dict.fromkeys(range(1, 17))  # 1.2, 16 players, dealt by killmod
 SEATS = range(1, 17)

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import (
+
+from killmod.commands.cli import main
+from killmod.fetch.settle import archiver_url
+from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
@@ -18,14 +21,11 @@ from pagebuilder import (
     demo_thread,
     discuz_x_site,
 )
-from pagebuilder_more import (
+from tests.support.pagebuilder_more import (
     discuz_x_archiver_site,
     discuz_x_printable_site,
     with_time_style,
 )
-
-from killmod.cli import main
-from killmod.settle import archiver_url
 
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
 PRINTABLE = f"/forum.php?mod=viewthread&action=printable&tid={DEMO_TID}"

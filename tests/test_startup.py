@@ -13,12 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pagebuilder import DEMO_ROSTER_TOML, demo_thread, render_discuz_x_page
+
+from tests.support.pagebuilder import DEMO_ROSTER_TOML, demo_thread, render_discuz_x_page
 
 # Runs the command, then prints which of the watched modules it loaded.
 PROBE = """
 import json, sys
-from killmod.cli import main
+from killmod.commands.cli import main
 watched = json.loads(sys.argv.pop(1))
 code = 0
 try:
@@ -37,8 +38,8 @@ WATCHED = [
     "scrapers.profile",
     "killmod.rules.r10",
     "killmod.rules.r12",
-    "killmod.store",
-    "killmod.tallying",
+    "killmod.game.store",
+    "killmod.usecases.tally",
 ]
 
 
@@ -76,7 +77,7 @@ def test_a_saved_json_tally_loads_neither_sqlite_nor_jinja2_nor_http(saved):
     folder, roster = saved
     args = ["tally", str(folder), "--roster", str(roster), "--deadline", "22:00"]
     modules = loaded(*args, "--format", "json")
-    assert modules == {"lxml", "killmod.rules.r12", "killmod.tallying"}
+    assert modules == {"lxml", "killmod.rules.r12", "killmod.usecases.tally"}
 
 
 def test_an_announcement_loads_jinja2_but_no_sqlite(saved):
@@ -84,7 +85,7 @@ def test_an_announcement_loads_jinja2_but_no_sqlite(saved):
     args = ["tally", str(folder), "--roster", str(roster), "--deadline", "22:00"]
     modules = loaded(*args)
     assert "jinja2" in modules
-    assert not modules & {"sqlite_utils", "killmod.store", "requests", "scrapers.profile"}
+    assert not modules & {"sqlite_utils", "killmod.game.store", "requests", "scrapers.profile"}
 
 
 def test_a_game_file_loads_sqlite(saved, tmp_path):

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, demo_thread, discuz_x_site
 
-from killmod.cli import main
+from killmod.commands.cli import main
+from tests.support.pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, demo_thread, discuz_x_site
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"

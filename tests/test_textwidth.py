@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from killmod.cli import main
-from killmod.textwidth import cell, columns, display_width, join_lines, pad, wrap
+from killmod.announce.textwidth import cell, columns, display_width, join_lines, pad, wrap
+from killmod.commands.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"

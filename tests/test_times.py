@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from killmod.errors import BadInput
-from killmod.times import format_iso, parse_board_time, parse_edit_notice
+from killmod.core.errors import BadInput
+from killmod.core.times import format_iso, parse_board_time, parse_edit_notice
 
 TZ = ZoneInfo("Asia/Shanghai")
 # The page was fetched a little after 22:00 on 2019-05-12 (with microseconds, as a clock gives).
@@ -184,7 +184,7 @@ def test_unreadable_time_is_bad_input_quoting_the_text(text):
 def test_absolute_times_never_import_dateparser():
     code = (
         "import sys; from datetime import datetime; from zoneinfo import ZoneInfo\n"
-        "from killmod.times import parse_board_time\n"
+        "from killmod.core.times import parse_board_time\n"
         "tz = ZoneInfo('Asia/Shanghai')\n"
         "parse_board_time('发表于 2019-5-3 18:40:49', tz, datetime.now(tz))\n"
         "print('dateparser' in sys.modules)\n"

@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gamefiles import deadline, new_game, night, ok, refused, run, serve, tally, votes
-from gamesteps import (
+
+from killmod.game.store import Game
+from killmod.usecases.undo import undo
+from tests.support.gamefiles import deadline, new_game, night, ok, refused, run, serve, tally, votes
+from tests.support.gamesteps import (
     ROLES,
     everyone_votes,
     game_12,
@@ -15,9 +18,6 @@ from gamesteps import (
     status,
     vote_url,
 )
-
-from killmod.store import Game
-from killmod.undo import undo
 
 R20_ROLES = {1: "杀手", 2: "杀手", 3: "杀手", 4: "警察", 5: "警察", 6: "警察"} | {
     seat: "平民" for seat in range(7, 13)

@@ -16,29 +16,29 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import hypothesis.strategies as st
-from gamefiles import ok, roster_toml, run
-from gamesteps import rows
 from hypothesis import HealthCheck, given, settings
 
-from killmod.announce import render_public
-from killmod.days import plan_day
-from killmod.deal import deal
-from killmod.errors import BadInput
-from killmod.guards import next_day
-from killmod.lottery import make_lottery, reveal_lottery, standing_lottery
-from killmod.lurkers import record_leave
-from killmod.model import Post
-from killmod.night import record_night
-from killmod.outs import record_out
-from killmod.penalties import record_penalty
-from killmod.record import record_tally
-from killmod.status import game_status
-from killmod.store import Game
-from killmod.substitute import substitute
-from killmod.tallying import tally_thread
-from killmod.thread import Thread
-from killmod.undo import undo
-from killmod.views import status_view
+from killmod.announce.render import render_public
+from killmod.announce.views import status_view
+from killmod.core.errors import BadInput
+from killmod.core.model import Post
+from killmod.fetch.thread import Thread
+from killmod.game.guards import next_day
+from killmod.game.penalties import record_penalty
+from killmod.game.store import Game
+from killmod.usecases.day import plan_day
+from killmod.usecases.deal import deal
+from killmod.usecases.lottery import make_lottery, reveal_lottery, standing_lottery
+from killmod.usecases.lurkers import record_leave
+from killmod.usecases.night import record_night
+from killmod.usecases.out import record_out
+from killmod.usecases.record import record_tally
+from killmod.usecases.status import game_status
+from killmod.usecases.sub import substitute
+from killmod.usecases.tally import tally_thread
+from killmod.usecases.undo import undo
+from tests.support.gamefiles import ok, roster_toml, run
+from tests.support.gamesteps import rows
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 SEATS = range(1, 17)

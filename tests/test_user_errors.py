@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import (
+
+from killmod.commands.cli import main
+from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
     LOGIN_MESSAGE,
@@ -26,9 +28,7 @@ from pagebuilder import (
     discuz_x_site,
     login_page,
 )
-from pagebuilder_dz72 import dz72_login_page
-
-from killmod.cli import main
+from tests.support.pagebuilder_dz72 import dz72_login_page
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PAGES = str(ROOT / "examples" / "day1")

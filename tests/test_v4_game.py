@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from gamefiles import (
+
+from killmod.game.state import state_for
+from killmod.game.store import Game
+from tests.support.gamefiles import (
     DEADLINE,
     LATER,
     alive,
@@ -20,9 +23,6 @@ from gamefiles import (
     tally_json,
     votes,
 )
-
-from killmod.gamestate import state_for
-from killmod.store import Game
 
 # 16 players, version 64C65 (lose condition 01: two civilians voted out in a row).
 ROLES = {

@@ -6,9 +6,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from killmod.model import FormerHolder, Player, Roster
-from killmod.names import fold
-from killmod.votes import POINT, BallotReader, Reading
+from killmod.ballots.votes import POINT, BallotReader, Reading
+from killmod.core.model import FormerHolder, Player, Roster
+from killmod.core.names import fold
 
 CST = timezone(timedelta(hours=8))
 

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pagebuilder import (
+
+import killmod.commands.watch as watch_command
+from killmod.commands.cli import main
+from killmod.core.errors import TallyFailed
+from killmod.fetch.http import FetchOptions
+from killmod.usecases.tally import tally
+from killmod.usecases.watch import watch
+from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     SHANGHAI,
     FakePost,
@@ -17,15 +24,8 @@ from pagebuilder import (
     discuz_x_site,
     login_page,
 )
-from pagebuilder_api import api_path, whole_board
-from pagebuilder_more import with_time_style
-
-import killmod.commands.watch as watch_command
-from killmod.cli import main
-from killmod.errors import TallyFailed
-from killmod.fetch import FetchOptions
-from killmod.tallying import tally
-from killmod.watch import watch
+from tests.support.pagebuilder_api import api_path, whole_board
+from tests.support.pagebuilder_more import with_time_style
 
 DEADLINE = datetime(2019, 5, 12, 22, 0, tzinfo=SHANGHAI)
 

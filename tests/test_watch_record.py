@@ -13,13 +13,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
-from gamefiles import deadline, ok, run
-from gamesteps import console, everyone_votes, game_12, rows, vote_url
-from pagebuilder import SHANGHAI, FakePost, FakeThread, discuz_x_site
 
 import killmod.commands.open as open_command
 import killmod.commands.watch as watch_command
-from killmod.cli import main
+from killmod.commands.cli import main
+from tests.support.gamefiles import deadline, ok, run
+from tests.support.gamesteps import console, everyone_votes, game_12, rows, vote_url
+from tests.support.pagebuilder import SHANGHAI, FakePost, FakeThread, discuz_x_site
 
 TID = 9300
 

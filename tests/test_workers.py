@@ -14,12 +14,18 @@ import signal
 import sys
 
 import pytest
-from pagebuilder import SHANGHAI, Response, big_thread, discuz_x_site, render_discuz_x_page
 
-from killmod.errors import TallyFailed
-from killmod.fetch import Fetcher, FetchOptions, HostPacer
-from killmod.thread import read_thread
-from killmod.workers import PARALLEL_FROM
+from killmod.core.errors import TallyFailed
+from killmod.fetch.http import Fetcher, FetchOptions, HostPacer
+from killmod.fetch.thread import read_thread
+from killmod.fetch.workers import PARALLEL_FROM
+from tests.support.pagebuilder import (
+    SHANGHAI,
+    Response,
+    big_thread,
+    discuz_x_site,
+    render_discuz_x_page,
+)
 
 PAGES = PARALLEL_FROM + 5
 # Worker processes need a second core and Linux; elsewhere pages are read in one process.

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import ROUND, board_options, db_option, templates_option
 
@@ -52,13 +52,13 @@ def audit(
 
     投票帖里的违规发言据已记录的计票；诈尸时间后出局玩家的发言据 --game-thread 给出的游戏帖。
     """
-    from killmod.announce import render_public
-    from killmod.audit import audit as run_audit
-    from killmod.audit import parse_announced
-    from killmod.outputs import post
-    from killmod.store import Game
-    from killmod.threads import remembered
-    from killmod.views import audit_view
+    from killmod.announce.outputs import post
+    from killmod.announce.render import render_public
+    from killmod.announce.views import audit_view
+    from killmod.game.store import Game
+    from killmod.game.threads import remembered
+    from killmod.usecases.audit import audit as run_audit
+    from killmod.usecases.audit import parse_announced
 
     with Game.open(db_path) as game:
         found = run_audit(
@@ -99,11 +99,11 @@ def penalty(
     """1.2：记录一个座位的犯规，以及对立阵营选择的处罚（在下一个夜晚执行）。"""
     from dataclasses import replace
 
-    from killmod.announce import render_public
-    from killmod.outputs import note
-    from killmod.penalties import record_penalty
-    from killmod.store import Game
-    from killmod.views import record_view
+    from killmod.announce.outputs import note
+    from killmod.announce.render import render_public
+    from killmod.announce.views import record_view
+    from killmod.game.penalties import record_penalty
+    from killmod.game.store import Game
 
     with Game.open(db_path) as game:
         recorded = record_penalty(

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.announce.outputs import Outputs, private_options, step_file
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import (
     Speaker,
@@ -18,7 +19,6 @@ from killmod.commands.speak import (
     speaker,
     with_send_options,
 )
-from killmod.outputs import Outputs, private_options, step_file
 
 
 @command()
@@ -41,11 +41,11 @@ def deal(
 ) -> None:
     """按规则发身份，每位玩家的站内短信写进私密文件夹。屏幕上不显示身份，私密文件夹只有你能读；
     --send 再以法官身份把每一条发到该玩家的 uid（确认后才发，中途失败可接着发）。"""
-    from killmod.deal import deal as deal_roles
-    from killmod.deal import notice_stem, notices
-    from killmod.delivery import Handout
-    from killmod.model import Roster
-    from killmod.store import Game
+    from killmod.core.model import Roster
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.usecases.deal import deal as deal_roles
+    from killmod.usecases.deal import notice_stem, notices
 
     dealt: dict[int, str] = {}
 

@@ -12,7 +12,7 @@ import click
 def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
     """Add the fetching options to a command, which receives them as ``fetching``.
 
-    ``fetching`` is a ``killmod.fetch.FetchOptions``.  ``offline`` offers ``--offline``
+    ``fetching`` is a ``killmod.fetch.http.FetchOptions``.  ``offline`` offers ``--offline``
     (read the cache alone); ``refresh`` offers ``--refresh``, for a command that takes the
     pages before the last known one from the cache.
     """
@@ -84,8 +84,8 @@ def fetch_options(*, offline: bool = False, refresh: bool = False) -> Callable:
         def with_fetching(
             *args, view, jobs, delay, timeout, max_pages, max_page_mb, cookies, cache_dir, **kwargs
         ):
-            from killmod.cache import default_cache_dir
-            from killmod.fetch import FetchOptions
+            from killmod.fetch.cache import default_cache_dir
+            from killmod.fetch.http import FetchOptions
 
             fetching = FetchOptions(
                 jobs=jobs,

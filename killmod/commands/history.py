@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
 
 
@@ -38,12 +38,12 @@ def history(
     fmt: str, out_path: Path | None, font: Path | None, db_path: Path, templates: Path | None
 ) -> None:
     """游戏历程：每轮谁投了谁（最终票和改票）、谁怎样出局、座位换过谁；可以输出成票型图。"""
-    from killmod.announce import render_public
-    from killmod.chronicle import chronicle
-    from killmod.outputs import note, post
+    from killmod.announce.outputs import note, post
+    from killmod.announce.render import render_public
+    from killmod.announce.views import history_json, history_view
+    from killmod.game.store import Game
     from killmod.rules import rule_set
-    from killmod.store import Game
-    from killmod.views import history_json, history_view
+    from killmod.usecases.history import chronicle
 
     with Game.open(db_path) as game:
         story = chronicle(game)
@@ -54,7 +54,7 @@ def history(
     if fmt != "png":
         post(render_public(f"history.{fmt}.j2", templates, view))
         return
-    from killmod.chart import draw_history, parse_labels
+    from killmod.announce.chart import draw_history, parse_labels
 
     labels = parse_labels(render_public("history.chart.j2", templates, view))
     path = out_path or db_path.parent / f"{db_path.stem}-history.png"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option
 
 
@@ -25,12 +25,12 @@ from killmod.commands.options import db_option
 @user_errors
 def init(roster_path: Path, db_path: Path, force: bool, next_game: bool) -> None:
     """建立游戏文件（只有本人可读，0600），或在其中开始下一局。"""
-    from killmod.errors import BadInput
-    from killmod.gamestate import start_next_game
-    from killmod.outputs import note
-    from killmod.roster import load_roster
+    from killmod.announce.outputs import note
+    from killmod.core.errors import BadInput
+    from killmod.game.roster import load_roster
+    from killmod.game.state import start_next_game
+    from killmod.game.store import Game
     from killmod.rules import title
-    from killmod.store import Game
 
     roster = load_roster(roster_path)
     if next_game and force:

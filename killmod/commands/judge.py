@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option
-from killmod.limits import MAX_UID
+from killmod.core.limits import MAX_UID
 
 
 @command()
@@ -19,9 +19,9 @@ from killmod.limits import MAX_UID
 @user_errors
 def judge(name: str, uid: int, db_path: Path) -> None:
     """记录法官 NAME 的论坛 uid：以法官身份发帖、发站内短信前，killmod 核对登录的是这个帐号。"""
-    from killmod.judges import record_judge
-    from killmod.outputs import note
-    from killmod.store import Game
+    from killmod.announce.outputs import note
+    from killmod.game.judges import record_judge
+    from killmod.game.store import Game
 
     with Game.open(db_path) as game:
         record_judge(game, name, uid)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
 
 
@@ -28,11 +28,11 @@ def leave(
     seat: int, day_text: str, note: str | None, db_path: Path, templates: Path | None
 ) -> None:
     """记录一个座位的玩家请假一天（1.2：每位玩家最多请假一天）。"""
-    from killmod.announce import render_public
-    from killmod.lurkers import record_leave
-    from killmod.outputs import note as tell
-    from killmod.store import Game
-    from killmod.views import record_view
+    from killmod.announce.outputs import note as tell
+    from killmod.announce.render import render_public
+    from killmod.announce.views import record_view
+    from killmod.game.store import Game
+    from killmod.usecases.lurkers import record_leave
 
     with Game.open(db_path) as game:
         recorded = record_leave(game, seat, day_text, note=note)

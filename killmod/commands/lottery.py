@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import group
+from killmod.announce.outputs import Outputs, post, private_options, step_file
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import group
 from killmod.commands.options import ROUND, db_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
-from killmod.outputs import Outputs, post, private_options, step_file
 
 if TYPE_CHECKING:
-    from killmod.delivery import Handout
-    from killmod.lottery import Lottery, Reveal
-    from killmod.store import Game
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.usecases.lottery import Lottery, Reveal
 
 round_option = click.option("--round", "round_no", type=ROUND, required=True, help="平票的是第几轮")
 
@@ -51,13 +51,13 @@ def make(
 ) -> None:
     """为一轮平票做签。投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
     写进私密文件夹。"""
-    from killmod.lottery import make_lottery
-    from killmod.store import Game
+    from killmod.game.store import Game
+    from killmod.usecases.lottery import make_lottery
 
     def hand_out(made: Lottery) -> Handout:
         public, private = _lots(game, made, templates)
         if post_url and outputs.print_secrets:
-            from killmod.errors import BadInput
+            from killmod.core.errors import BadInput
 
             raise BadInput("--post 不能与 --print-secrets 同用：签位是保密的。什么也没有记录。")
         speaker.capture(public)
@@ -73,9 +73,9 @@ def make(
 
 def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
     """The public post (the commitment) and the private message (the lots, secret)."""
-    from killmod.announce import render_private, render_public
-    from killmod.lottery import PREFIX
-    from killmod.views import lots_view, lottery_view
+    from killmod.announce.render import render_private, render_public
+    from killmod.announce.views import lots_view, lottery_view
+    from killmod.usecases.lottery import PREFIX
 
     roster = game.roster()
     public = render_public(
@@ -92,8 +92,8 @@ def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
 @user_errors
 def show(round_no: int, db_path: Path, outputs: Outputs, templates: Path | None) -> None:
     """重发第 N 轮的签位：从游戏文件再写一份给执行斑竹的站内留言（丢了原来那份时用）。"""
-    from killmod.lottery import recorded_lottery
-    from killmod.store import Game
+    from killmod.game.store import Game
+    from killmod.usecases.lottery import recorded_lottery
 
     with Game.open(db_path) as game:
         _, private = _lots(game, recorded_lottery(game, round_no), templates)
@@ -119,11 +119,11 @@ def reveal(
     speaker: Speaker,
 ) -> None:
     """公布抽签结果：出局者及其阵营。同时公开签位和密钥供核对；--post 把结果回复到帖子。"""
-    from killmod.announce import render_game_over, render_public
-    from killmod.delivery import Handout
-    from killmod.lottery import reveal_lottery
-    from killmod.store import Game
-    from killmod.views import reveal_view
+    from killmod.announce.render import render_game_over, render_public
+    from killmod.announce.views import reveal_view
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.usecases.lottery import reveal_lottery
 
     def hand_out(drawn: Reveal) -> Handout:
         roster = game.roster()
@@ -149,9 +149,9 @@ def verify(round_no: int, commitment: str, salt: str, mapping: str, templates: P
 
     承诺值是抽签前公布的；一致退出码 0，不一致退出码 1。
     """
-    from killmod import lottery as lots
-    from killmod.announce import render_public
-    from killmod.views import verify_view
+    from killmod.announce.render import render_public
+    from killmod.announce.views import verify_view
+    from killmod.usecases import lottery as lots
 
     lots_by_number = lots.parse_mapping(mapping)
     salt = salt.strip()

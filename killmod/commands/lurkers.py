@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.announce.outputs import Outputs, private_options
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ROUND,
@@ -19,11 +20,10 @@ from killmod.commands.options import (
 )
 from killmod.commands.speak import Speaker, post_after, post_option, speaker
 from killmod.commands.speak import board_options as speaking_options
-from killmod.outputs import Outputs, private_options
 
 if TYPE_CHECKING:
-    from killmod.lurkers import LurkerReport
-    from killmod.store import Game
+    from killmod.game.store import Game
+    from killmod.usecases.lurkers import LurkerReport
 
 
 @command()
@@ -70,10 +70,10 @@ def lurkers(
     """潜水统计：游戏帖里每位存活玩家本轮的发言次数。游戏帖可以是网址、保存的网页或文件夹
     （默认游戏文件记下的游戏帖）。不加 --record 时，给每位潜水的玩家写一份提醒短信（私密
     文件）：规则要法官先联系玩家，警告由法官决定后用 --record 记录。"""
-    from killmod.delivery import Handout
-    from killmod.lurkers import lurkers as count_lurkers
-    from killmod.store import Game
-    from killmod.threads import GAME, thread_or_remembered
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.game.threads import GAME, thread_or_remembered
+    from killmod.usecases.lurkers import lurkers as count_lurkers
 
     def hand_out(report: LurkerReport) -> Handout:
         return Handout(public=speaker.capture(_post(game, report, fmt, templates)))
@@ -97,7 +97,7 @@ def lurkers(
             public = speaker.capture(_post(game, report, fmt, templates))
             outputs.hand_out(public, prods, "潜水提醒短信（每位潜水玩家一份）")
             if prods:
-                from killmod.outputs import note
+                from killmod.announce.outputs import note
 
                 note(
                     "先把提醒短信发给潜水的玩家：能继续游戏的，"
@@ -112,10 +112,10 @@ def _prods(
     game: Game, report: LurkerReport, outputs: Outputs, templates: Path | None
 ) -> dict[str, str]:
     """The message to each lurker who can still be warned, by private file name."""
-    from killmod.announce import render_private
-    from killmod.deal import notice_stem
+    from killmod.announce.render import render_private
+    from killmod.announce.views import prod_view
     from killmod.rules import rule_set
-    from killmod.views import prod_view
+    from killmod.usecases.deal import notice_stem
 
     rules = rule_set(game.roster().rules)
     roster = game.roster()
@@ -131,9 +131,9 @@ def _prods(
 
 def _post(game: Game, report: LurkerReport, fmt: str, templates: Path | None) -> str:
     """The lurkers post, and the game-over post when a drowning ended the game."""
-    from killmod.announce import render_game_over, render_public
+    from killmod.announce.render import render_game_over, render_public
+    from killmod.announce.views import lurkers_view
     from killmod.rules import rule_set
-    from killmod.views import lurkers_view
 
     contact = getattr(rule_set(game.roster().rules), "LURKER_CONTACT", None)
     text = render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report, contact))

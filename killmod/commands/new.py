@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import templates_option
 
 
@@ -49,8 +49,8 @@ def new(
 
     填上法官和每位玩家的论坛名（最好还有 uid），再 killmod init --roster 文件。
     """
-    from killmod.outputs import note
-    from killmod.roster_template import roster_template, write_roster_template
+    from killmod.announce.outputs import note
+    from killmod.announce.roster_template import roster_template, write_roster_template
 
     made = roster_template(rules, players, variants, path.name, templates)
     write_roster_template(path, made.text, force=force)

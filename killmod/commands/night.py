@@ -1,7 +1,7 @@
 """``killmod night``: record a night under the game's rule set and print the 尸体 post.
 
-1.2's night is the kill and the 检查官's veto (``killmod.night``); every other
-set's night is resolved by its flow from the options it has (``killmod.nights``).
+1.2's night is the kill and the 检查官's veto (``killmod.usecases.night``); every other
+set's night is resolved by its flow from the options it has (``killmod.usecases.nights``).
 """
 
 from __future__ import annotations
@@ -13,22 +13,22 @@ from typing import TYPE_CHECKING
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.announce.outputs import Outputs, private_options, step_file
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
-from killmod.limits import MAX_ROUND
-from killmod.outputs import Outputs, private_options, step_file
+from killmod.core.limits import MAX_ROUND
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from killmod.board.inbox import InboxNight
+    from killmod.core.model import GameOver
     from killmod.flows.base import NightChoice
-    from killmod.inbox import InboxNight
-    from killmod.model import GameOver
-    from killmod.night import Night
-    from killmod.nights import SetNight
-    from killmod.store import Event, Game
+    from killmod.game.store import Event, Game
+    from killmod.usecases.night import Night
+    from killmod.usecases.nights import SetNight
 
 FORMATS = ("bbcode", "text", "json")
 
@@ -152,11 +152,11 @@ def night(
 ) -> None:
     """记录一夜的行动，打印尸体公告。公告只公布规则允许公布的；私下通知（警察的验人结果等）
     和本夜的结算过程写进私密文件夹。--from-pm 从法官的站内短信读取行动，核对确认后才记录。"""
-    from killmod.errors import BadInput
+    from killmod.core.errors import BadInput
     from killmod.flows.base import NightChoice
-    from killmod.nights import parse_guards
+    from killmod.game.store import Game
     from killmod.rules import r12
-    from killmod.store import Game
+    from killmod.usecases.nights import parse_guards
 
     if post_url and (fmt == "json" or outputs.print_secrets):
         raise BadInput(
@@ -232,12 +232,12 @@ def _from_inbox(
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
-    from killmod.announce import render_private
+    from killmod.announce.render import render_private
+    from killmod.announce.views import inbox_night_view
+    from killmod.ballots.deadline import parse_deadline
+    from killmod.board.inbox import OPTION_NAMES, night_start, read_night
     from killmod.commands.speak import board_of
-    from killmod.deadline import parse_deadline
-    from killmod.errors import BadInput
-    from killmod.inbox import OPTION_NAMES, night_start, read_night
-    from killmod.views import inbox_night_view
+    from killmod.core.errors import BadInput
 
     if not until_text:
         raise BadInput(
@@ -283,7 +283,7 @@ def _from_inbox(
 
 def _inbox_notes(reading: InboxNight) -> None:
     """What the judge may read on stderr: how many letters, no one's action."""
-    from killmod.outputs import note
+    from killmod.announce.outputs import note
 
     taken = sum(1 for read in reading.reads if read.verdict == "taken")
     others = len(reading.reads) - taken
@@ -313,10 +313,10 @@ def _night_12(
     """1.2: the kill and the veto (as the night's penalties allow), camps only, the 诈尸
     window: all of it public, printed before the night is committed; the penalties applied
     are a note for the judge."""
-    from killmod.announce import render_public
-    from killmod.delivery import Handout
-    from killmod.night import night_json, record_night
-    from killmod.views import night_view, record_view
+    from killmod.announce.render import render_public
+    from killmod.announce.views import night_view, record_view
+    from killmod.game.delivery import Handout
+    from killmod.usecases.night import night_json, record_night
 
     def hand_out(done: Night) -> Handout:
         # the penalties' kinds and choices for the judge, never the violator's camp
@@ -357,10 +357,10 @@ def _set_night(
     """Every other set: the public dawn post (or its public JSON) on stdout; the police's
     answers, the notices and the night's resolution in a private file — both written
     before the night is committed."""
-    from killmod.announce import render_private, render_public
-    from killmod.delivery import Handout
-    from killmod.nights import record_set_night
-    from killmod.views import dawn_document, dawn_view, night_secrets_view
+    from killmod.announce.render import render_private, render_public
+    from killmod.announce.views import dawn_document, dawn_view, night_secrets_view
+    from killmod.game.delivery import Handout
+    from killmod.usecases.nights import record_set_night
 
     name = step_file(game, f"night{night_no}-private", "night", _night_number(night_no))
     outputs.refuse_taken([name])
@@ -388,6 +388,6 @@ def _night_number(night_no: int) -> Callable[[Event], bool]:
 
 def _game_over(game: Game, winner: GameOver | None, templates: Path | None) -> str:
     """The game-over post (揭秘) after the night that ended the game, or nothing."""
-    from killmod.announce import render_game_over
+    from killmod.announce.render import render_game_over
 
     return "\n" + render_game_over(winner, game.roster(), templates) if winner else ""

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.announce.outputs import Outputs, private_options
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import (
     Speaker,
@@ -19,7 +20,6 @@ from killmod.commands.speak import (
     speaker,
     with_send_options,
 )
-from killmod.outputs import Outputs, private_options
 
 
 @command()
@@ -44,8 +44,8 @@ def notices(
 ) -> None:
     """重发站内短信，按游戏文件里现在的身份。给存活的玩家（替补接替的座位给替补本人），
     写进私密文件夹（新文件，不覆盖已有的）；--send 不写文件，把还没收到这一条的发到他的 uid。"""
-    from killmod.deal import current_notices, notice_stem
-    from killmod.store import Game
+    from killmod.game.store import Game
+    from killmod.usecases.deal import current_notices, notice_stem
 
     with Game.open(db_path) as game:
         board = board_of(game, board_url) if send else None

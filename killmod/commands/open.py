@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import ROUND, db_option, post_format_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 
@@ -49,13 +49,13 @@ def open_vote(
     """开投票帖：输出投票帖的一楼（存活玩家、精确到秒的截止时间、本规则的投票规则原文），
     并把截止时间（和投票帖网址）记进游戏文件；tally、watch、status 会用它们。
     --post 把它回复到一个帖子（如游戏帖：投票帖的一楼要由法官自己开帖）。"""
-    from killmod.announce import render_public
-    from killmod.delivery import Handout
-    from killmod.opening import Opening, open_vote
+    from killmod.announce.render import render_public
+    from killmod.announce.views import open_view
+    from killmod.core.times import format_iso
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
     from killmod.rules import rule_set
-    from killmod.store import Game
-    from killmod.times import format_iso
-    from killmod.views import open_view
+    from killmod.usecases.open import Opening, open_vote
 
     def hand_out(opening: Opening) -> Handout:
         view = open_view(opening, rule_set(opening.roster.rules))

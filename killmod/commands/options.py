@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from killmod.limits import MAX_ROUND
+from killmod.core.limits import MAX_ROUND
 
 DEFAULT_DB = Path("killmod.db")
 ROUND = click.IntRange(min=1, max=MAX_ROUND)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, post_format_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 
@@ -55,12 +55,12 @@ def out(
     """法官判定一个座位出局或投降，并做胜负判定。出局的原因：立判出局、认匪、误睁眼、违反规则。"""
     from zoneinfo import ZoneInfo
 
-    from killmod.announce import render_game_over, render_public
-    from killmod.delivery import Handout
-    from killmod.night import announcement_time
-    from killmod.outs import JudgeDecision, record_out
-    from killmod.store import Game
-    from killmod.views import decision_view
+    from killmod.announce.render import render_game_over, render_public
+    from killmod.announce.views import decision_view
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.usecases.night import announcement_time
+    from killmod.usecases.out import JudgeDecision, record_out
 
     def hand_out(done: JudgeDecision) -> Handout:
         roster = game.roster()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_text, speaker
 
@@ -34,10 +34,10 @@ def post(
 ) -> None:
     """把 killmod 打印的公告（文件，或 - 读标准输入）以法官身份回复到帖子：
     先显示要发的内容和帖子，确认（--yes 或在终端输入 yes）后才发出；同一篇不会发两次。"""
-    from killmod.errors import BadInput
-    from killmod.outputs import post as print_post
-    from killmod.posting import Announcement, refuse_private
-    from killmod.store import Game
+    from killmod.announce.outputs import post as print_post
+    from killmod.board.posting import Announcement, refuse_private
+    from killmod.core.errors import BadInput
+    from killmod.game.store import Game
 
     text = _read(file)
     if not text.strip():
@@ -50,7 +50,7 @@ def post(
 
 
 def _read(file: str) -> str:
-    from killmod.errors import BadInput
+    from killmod.core.errors import BadInput
 
     if file == "-":
         return sys.stdin.read()

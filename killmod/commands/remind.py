@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     board_options,
@@ -55,15 +55,15 @@ def remind(
 ) -> None:
     """投票提醒：读取投票帖（默认游戏文件记下的本轮投票帖），输出提醒帖——
     距截止还有多久、谁还没有投票、谁只有无效票（及原因）；--post 把它回复到投票帖。"""
-    from killmod.announce import render_public
-    from killmod.errors import BadInput
-    from killmod.outputs import post
-    from killmod.provisional import NOW
+    from killmod.announce.outputs import post
+    from killmod.announce.render import render_public
+    from killmod.announce.views import remind_view
+    from killmod.core.errors import BadInput
+    from killmod.core.times import format_iso
+    from killmod.game.store import Game
     from killmod.rules import rule_set
-    from killmod.store import Game
-    from killmod.tallying import count_so_far
-    from killmod.times import format_iso
-    from killmod.views import remind_view
+    from killmod.usecases.provisional import NOW
+    from killmod.usecases.tally import count_so_far
 
     if post_url and roster_path:
         raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import templates_option
 
 
@@ -42,11 +42,11 @@ def rules(
     templates: Path | None,
 ) -> None:
     """规则的身份表和摘要，V4.0 版本号的解读。规则名：1.2、V4.0（v4）、X、1.0、2.0，不分大小写。"""
-    from killmod.announce import render_public
-    from killmod.errors import BadInput
+    from killmod.announce.outputs import post
+    from killmod.announce.render import render_public
+    from killmod.announce.views import rules_view
+    from killmod.core.errors import BadInput
     from killmod.flows import flow_for
-    from killmod.outputs import post
-    from killmod.views import rules_view
 
     flow = flow_for(name, variants)
     if players is not None and code is not None:

@@ -80,9 +80,9 @@ class Speaker:
 
     def options(self, what: str):
         """The board options; refused without ``--cookies``."""
-        from killmod.board import BoardOptions
-        from killmod.errors import BadInput
-        from killmod.fetch import load_cookies
+        from killmod.board.session import BoardOptions
+        from killmod.core.errors import BadInput
+        from killmod.fetch.http import load_cookies
 
         if self.cookies is None:
             raise BadInput(
@@ -162,8 +162,8 @@ def post_after(
     (``recorded``: the post belongs to the step; ``what`` defaults to the step's title)."""
     if not url or not speaker.printed:
         return
-    from killmod.errors import KillmodError
-    from killmod.posting import Announcement
+    from killmod.board.posting import Announcement
+    from killmod.core.errors import KillmodError
 
     step = game.last_step() if recorded else None
     label = what or (f"{step.title}的公告" if step else "公告")
@@ -184,7 +184,7 @@ def post_text(
 ) -> None:
     """Reply to ``url`` with ``announcement`` once (``again``: once more), after the judge
     confirms."""
-    from killmod.posting import Preview, post_announcement
+    from killmod.board.posting import Preview, post_announcement
 
     def confirm(preview: Preview) -> bool:
         where = f"「{preview.title}」" if preview.title else ""
@@ -229,8 +229,8 @@ def with_send_options(command: Callable) -> Callable:
 
 def board_of(game, board_url: str | None, what: str = "发站内短信") -> str:
     """The board to speak on: ``--board``, else the one killmod last used for this game."""
-    from killmod.errors import BadInput
-    from killmod.outbox import remembered_board
+    from killmod.core.errors import BadInput
+    from killmod.game.outbox import remembered_board
 
     board = board_url or remembered_board(game)
     if board is None:
@@ -241,10 +241,10 @@ def board_of(game, board_url: str | None, what: str = "发站内短信") -> str:
 def send_after(
     game, speaker: Speaker, board: str, notices: list, *, later: str | None = None
 ) -> None:
-    """Send ``notices`` (``killmod.sending.Notice``) by 站内短信 on ``board``, once each,
+    """Send ``notices`` (``killmod.board.sending.Notice``) by 站内短信 on ``board``, once each,
     after the judge confirms (``later``: how to send them when he does not); what was sent
     is named on stderr (never what it says)."""
-    from killmod.sending import Plan, Sent, send_notices
+    from killmod.board.sending import Plan, Sent, send_notices
 
     def confirm(plan: Plan) -> bool:
         whom = "、".join(f"{n.seat}号 {n.name}（uid {n.uid}）" for n in plan.waiting)
@@ -279,7 +279,7 @@ def send_after(
 def notices_for(game, texts: dict[int, str], what: str, *, step: int | None = None) -> list:
     """The notices of ``texts`` (by seat) to their seats' holders, for the recorded step
     ``step`` (default: the last one)."""
-    from killmod.sending import Notice
+    from killmod.board.sending import Notice
 
     roster = game.roster()
     if step is None:

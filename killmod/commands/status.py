@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.announce.outputs import Outputs, private_options
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
-from killmod.outputs import Outputs, private_options
 
 
 @command()
@@ -28,12 +28,12 @@ def status(
 ) -> None:
     """游戏进度：第几轮、白天还是夜晚、存活和出局（按规则公布的身份）、警告、否决权、请假、
     处罚、帖子网址，以及下一步要输入的命令。"""
-    from killmod.announce import render_game_over, render_public
-    from killmod.errors import BadInput
-    from killmod.outputs import post
-    from killmod.status import game_status
-    from killmod.store import Game
-    from killmod.views import status_view
+    from killmod.announce.outputs import post
+    from killmod.announce.render import render_game_over, render_public
+    from killmod.announce.views import status_view
+    from killmod.core.errors import BadInput
+    from killmod.game.store import Game
+    from killmod.usecases.status import game_status
 
     with Game.open(db_path) as game:
         state = game_status(game)
@@ -46,8 +46,8 @@ def status(
     if not hidden:
         post(public)
         return
-    from killmod.announce import render_private
-    from killmod.views import status_secrets_view
+    from killmod.announce.render import render_private
+    from killmod.announce.views import status_secrets_view
 
     secret = render_private("status.private.j2", templates, status_secrets_view(state))
     name = outputs.free_name(f"round{state.round}-hidden")

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.announce.outputs import Outputs, private_options, step_file
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, post_format_option, templates_option
 from killmod.commands.speak import (
     Speaker,
@@ -21,8 +22,7 @@ from killmod.commands.speak import (
     speaker,
     with_send_options,
 )
-from killmod.limits import MAX_UID
-from killmod.outputs import Outputs, private_options, step_file
+from killmod.core.limits import MAX_UID
 
 
 @command()
@@ -57,14 +57,14 @@ def sub(
 ) -> None:
     """替补接替一个座位（身份不变）：输出换替补的公告，替补的站内短信（这个座位的身份）写进
     私密文件夹；--send 把它发给替补的 uid；--post 把公告回复到游戏帖。"""
-    from killmod.announce import render_public
-    from killmod.deal import current_notices, notice_stem, notices
-    from killmod.delivery import Handout
-    from killmod.errors import BadInput
-    from killmod.model import Player
-    from killmod.store import Game
-    from killmod.substitute import Substitution, substitute
-    from killmod.views import substitution_view
+    from killmod.announce.render import render_public
+    from killmod.announce.views import substitution_view
+    from killmod.core.errors import BadInput
+    from killmod.core.model import Player
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.usecases.deal import current_notices, notice_stem, notices
+    from killmod.usecases.sub import Substitution, substitute
 
     def hand_out(done: Substitution) -> Handout:
         public = render_public(f"sub.{fmt}.j2", templates, substitution_view(done))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import ROUND, db_option, post_format_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 
@@ -41,12 +41,12 @@ def suicide(
     """2.0：杀手亮牌自杀。轮到他辩解时：出局，天黑；其他时候：视为放弃游戏，重新指认。"""
     from zoneinfo import ZoneInfo
 
-    from killmod.announce import render_game_over, render_public
-    from killmod.days import Suicide, record_suicide
-    from killmod.delivery import Handout
-    from killmod.night import announcement_time
-    from killmod.store import Game
-    from killmod.views import suicide_view
+    from killmod.announce.render import render_game_over, render_public
+    from killmod.announce.views import suicide_view
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.usecases.day import Suicide, record_suicide
+    from killmod.usecases.night import announcement_time
 
     def hand_out(done: Suicide) -> Handout:
         roster = game.roster()

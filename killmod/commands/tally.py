@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.announce.outputs import PRINT_SECRETS, note, post
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
@@ -22,13 +23,12 @@ from killmod.commands.options import (
 )
 from killmod.commands.speak import Speaker, post_after, post_option, speaker
 from killmod.commands.speak import board_options as speaking_options
-from killmod.outputs import PRINT_SECRETS, note, post
 
 if TYPE_CHECKING:
-    from killmod.delivery import Handout
-    from killmod.model import TallyResult
-    from killmod.provisional import Provisional
-    from killmod.store import Game
+    from killmod.core.model import TallyResult
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.usecases.provisional import Provisional
 
 FORMATS = ("bbcode", "text", "json", "audit")
 
@@ -114,7 +114,7 @@ def tally(
     """计票：读取投票帖（网址、保存的网页或文件夹；默认游戏文件记下的本轮投票帖），输出公告；
     --post 把公告回复到帖子。截止前（不加 --record、--early）输出截至现在的临时票型，
     注明非最终结果。"""
-    from killmod.errors import BadInput
+    from killmod.core.errors import BadInput
 
     if as_of is not None and (record or early):
         raise BadInput("--as-of 是临时票型（非最终结果），不能记录，也不能和 --early 一起用。")
@@ -141,7 +141,7 @@ def tally(
     if roster_path:  # no game file: the SQLite library is not even imported
         opened = nullcontext(None)
     else:
-        from killmod.store import Game
+        from killmod.game.store import Game
 
         opened = Game.using(db_path)
     with opened as game:
@@ -204,7 +204,7 @@ def _tally(
 ) -> None:
     """Count (and record) the vote; a recorded vote's post is printed before the record
     is committed, the notes for the judge once it is."""
-    from killmod.tallying import tally as run_tally
+    from killmod.usecases.tally import tally as run_tally
 
     def hand_out(result: TallyResult) -> Handout:
         return tally_handout(
@@ -232,7 +232,7 @@ def tally_handout(
     """What a recorded tally hands the judge: the announcement (the game-over post when the
     game ended; kept by ``speaker`` for ``--post``), and the notes for the judge once the
     step is committed."""
-    from killmod.delivery import Handout
+    from killmod.game.delivery import Handout
 
     public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
     if speaker is not None:
@@ -253,8 +253,8 @@ def _so_far(
 ) -> None:
     """The provisional count as of ``as_of``; without one, the count as of now, which once
     the deadline has passed is the final count (printed as ``tally`` prints it)."""
-    from killmod.provisional import NOW, parse_cut
-    from killmod.tallying import count_so_far
+    from killmod.usecases.provisional import NOW, parse_cut
+    from killmod.usecases.tally import count_so_far
 
     counted = count_so_far(source, game=game, as_of=parse_cut(as_of or NOW), now=now(), **options)
     if as_of is None and counted.remaining.total_seconds() <= 0:
@@ -277,11 +277,11 @@ def render_provisional(counted: Provisional, fmt: str, templates: Path | None) -
     from killmod.rules import rule_set
 
     if fmt == "json":
-        from killmod.views import provisional_json
+        from killmod.announce.views import provisional_json
 
         return json.dumps(provisional_json(counted), ensure_ascii=False, indent=1) + "\n"
-    from killmod.announce import render_public
-    from killmod.views import provisional_view
+    from killmod.announce.render import render_public
+    from killmod.announce.views import provisional_view
 
     view = provisional_view(counted, rule_set(counted.result.rules))
     return render_public(f"provisional.{fmt}.j2", templates, view)
@@ -305,14 +305,14 @@ def _outputs(
     winner = result.recorded.winner if result.recorded else None
     # Each output imports what it needs only: no Jinja2 for the JSON document.
     if fmt == "json":
-        from killmod.tallydoc import public_tally_json, tally_json
+        from killmod.announce.tallydoc import public_tally_json, tally_json
 
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
         if winner:  # stdout stays one JSON document: the game's end is a key of it
             document["game_over"] = winner.as_json()
         public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
     else:
-        from killmod.announce import render_game_over, render_tally
+        from killmod.announce.render import render_game_over, render_tally
 
         public = render_tally(result, fmt, rules, templates)
         if winner:
@@ -337,20 +337,20 @@ def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: b
 
 
 def _notes(result: TallyResult, templates: Path | None) -> str:
-    from killmod.views import tally_notes_view
+    from killmod.announce.views import tally_notes_view
 
     view = tally_notes_view(result)
     # The bundled notes say nothing when there is nothing to note: no template to render.
     if templates is None and not (view.values["flags"] or view.values["hidden"]):
         return ""
-    from killmod.announce import render_public
+    from killmod.announce.render import render_public
 
     notes = render_public("tally.notes.text.j2", templates, view)
     return notes.rstrip("\n") if notes.strip() else ""
 
 
 def _secrets(result: TallyResult, templates: Path | None) -> str:
-    from killmod.announce import render_private
-    from killmod.views import tally_secrets_view
+    from killmod.announce.render import render_private
+    from killmod.announce.views import tally_secrets_view
 
     return render_private("tally.private.j2", templates, tally_secrets_view(result))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import ROUND, db_option
 
 
@@ -22,10 +22,10 @@ def thread(kind: str | None, url: str | None, round_no: int | None, db_path: Pat
 
     记下后 tally、watch、lurkers、audit 不写网址也会用它；可以用 killmod undo 撤销。
     """
-    from killmod.errors import BadInput
-    from killmod.outputs import note, post
-    from killmod.store import Game
-    from killmod.threads import kept_address, remembered, set_thread
+    from killmod.announce.outputs import note, post
+    from killmod.core.errors import BadInput
+    from killmod.game.store import Game
+    from killmod.game.threads import kept_address, remembered, set_thread
 
     with Game.open(db_path) as game:
         if kind is None:

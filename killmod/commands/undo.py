@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
 
 
@@ -15,12 +15,12 @@ from killmod.commands.options import db_option, templates_option
 @user_errors
 def undo(db_path: Path, templates: Path | None) -> None:
     """撤销最后记录的一步。计票、夜晚、替补、抽签、处罚、请假、发身份……都可以撤销：记录作废但保留，可一步步往回撤。"""
-    from killmod.announce import render_public
-    from killmod.delivery import Handout
-    from killmod.store import Game
-    from killmod.undo import Undone
-    from killmod.undo import undo as undo_last
-    from killmod.views import status_view, undo_view
+    from killmod.announce.render import render_public
+    from killmod.announce.views import status_view, undo_view
+    from killmod.game.delivery import Handout
+    from killmod.game.store import Game
+    from killmod.usecases.undo import Undone
+    from killmod.usecases.undo import undo as undo_last
 
     def report(done: Undone) -> Handout:
         text = render_public("undo.text.j2", templates, undo_view(done))

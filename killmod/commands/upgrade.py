@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.options import db_option
 
 
@@ -16,7 +16,7 @@ from killmod.commands.options import db_option
 @user_errors
 def upgrade(db_path: Path) -> None:
     """把旧版 killmod 的游戏文件升级到这个版本的格式。原文件备份在旁边，原样保留。"""
-    from killmod.upgrade import upgrade as upgrade_file
+    from killmod.game.upgrade import upgrade as upgrade_file
 
     done = upgrade_file(db_path)
     click.echo(

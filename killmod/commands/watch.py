@@ -9,8 +9,8 @@ from time import sleep
 
 import click
 
-from killmod.cli import user_errors
-from killmod.clitext import command
+from killmod.commands.cli import user_errors
+from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ambiguous_time_option,
@@ -74,7 +74,7 @@ def watch(
     if roster_path:  # no game file: the SQLite library is not even imported
         opened = nullcontext(None)
     else:
-        from killmod.store import Game
+        from killmod.game.store import Game
 
         opened = Game.using(db_path)
     with opened as game:
@@ -99,13 +99,13 @@ def watch(
 def _watch(game, source, *, roster, every, grace, record, edits, ambiguous_time, templates, **more):
     """Show each update on stderr; the final announcement on stdout (a recorded one is
     printed by its step, before the step is committed)."""
-    from killmod.announce import render_public, render_tally
+    from killmod.announce.outputs import note, post
+    from killmod.announce.render import render_public, render_tally
+    from killmod.announce.views import watch_view
+    from killmod.ballots.count import TallyOptions
     from killmod.commands.tally import judge_notes, tally_handout
-    from killmod.count import TallyOptions
-    from killmod.outputs import note, post
     from killmod.rules import rule_set
-    from killmod.views import watch_view
-    from killmod.watch import watch as run_watch
+    from killmod.usecases.watch import watch as run_watch
 
     updates = run_watch(
         source,

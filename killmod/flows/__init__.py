@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
 from killmod.flows.base import Flow
 from killmod.rules import rule_set_name
 

@@ -4,7 +4,7 @@ A flow is a small adapter over one pure rule module (``killmod.rules``): the
 use cases — ``killmod rules``, ``deal``, ``night``, ``tally``, ``suicide`` and the
 win check — call the same methods whatever the set, and the flow turns them
 into calls of that set's own functions. It holds no state of its own: the
-game's state is rebuilt from the game file by ``killmod.gamestate``.
+game's state is rebuilt from the game file by ``killmod.game.state``.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from dataclasses import dataclass, fields, replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
-from killmod.errors import BadInput
-from killmod.model import DayStep, GameOver, Outcome, Player, Stage
+from killmod.core.errors import BadInput
+from killmod.core.model import DayStep, GameOver, Outcome, Player, Stage
 from killmod.rules.policy import KILLER, JudgeOut
 
 if TYPE_CHECKING:  # the rule modules load with their flows, not with every command
+    from killmod.game.store import Event
     from killmod.rules.r10 import KnifeCount
     from killmod.rules.variants import Notice
-    from killmod.store import Event
 
 # The night options that name one seat (``check`` and ``guard`` hold several).
 SEAT_OPTIONS = ("kill", "butterfly", "snipe", "inject", "silence", "pact", "possess")
@@ -243,7 +243,7 @@ class Flow:
         raise NotImplementedError
 
     def replay(self, state: Any, event: Event) -> Any:
-        """The state after one recorded event (``killmod.gamestate`` replays them in order)."""
+        """The state after one recorded event (``killmod.game.state`` replays them in order)."""
         data = event.data
         if event.kind == "night":
             return self.night(state, NightChoice.from_json(data["choice"]), data["night"]).state

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
+from killmod.core.model import DayStep, GameOver, Outcome, Player, Stage
 from killmod.flows.base import (
     Check,
     Flow,
@@ -23,7 +24,6 @@ from killmod.flows.base import (
     out_at_start,
     with_document,
 )
-from killmod.model import DayStep, GameOver, Outcome, Player, Stage
 from killmod.rules import r10, r20, variants
 from killmod.rules.r10 import KnifeCount
 

@@ -1,6 +1,6 @@
 """The 1.2 flow: its state is the roster the store derives; a tie goes to the lottery.
 
-The 1.2 night (kill, veto, 诈尸 window) is ``killmod.night``'s own; this flow
+The 1.2 night (kill, veto, 诈尸 window) is ``killmod.usecases.night``'s own; this flow
 serves the rule book, the deal, the day vote and the win check.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
+from killmod.core.model import GameOver, Roster
 from killmod.flows.base import Flow, NightSkill, OutPlay
-from killmod.model import GameOver, Roster
 from killmod.rules import r12
 
 
@@ -20,7 +20,7 @@ class R12Flow(Flow):
     rules = r12
     state_is_roster = True
     lottery = True
-    night_options = frozenset({"kill"})  # and the 检查官's veto, killmod.night's own
+    night_options = frozenset({"kill"})  # and the 检查官's veto, killmod.usecases.night's own
 
     def vote_out(self, state: Any, seats: tuple[int, ...], round_no: int) -> OutPlay:
         """The roster is updated by the recorded death itself."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from killmod.core.model import DayStep, GameOver, Outcome, Player, Stage
 from killmod.flows.base import (
     Check,
     Flow,
@@ -15,7 +16,6 @@ from killmod.flows.base import (
     dealt_roles,
     out_at_start,
 )
-from killmod.model import DayStep, GameOver, Outcome, Player, Stage
 from killmod.rules import v4
 from killmod.rules.r10 import KnifeCount
 from killmod.rules.v4 import KILLER, POLICE

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from killmod.core.model import DayStep, GameOver, Outcome, Player, Stage
 from killmod.flows.base import (
     Check,
     Flow,
@@ -17,7 +18,6 @@ from killmod.flows.base import (
     out_at_start,
     with_document,
 )
-from killmod.model import DayStep, GameOver, Outcome, Player, Stage
 from killmod.rules import x
 from killmod.rules.r10 import KnifeCount
 from killmod.rules.x import KILLER, POLICE

@@ -6,7 +6,7 @@ import importlib
 import unicodedata
 from types import ModuleType
 
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
 
 # Each set's module, imported when a game asks for it: a command loads one set, not five.
 RULE_SETS: dict[str, str] = {

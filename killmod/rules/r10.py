@@ -18,8 +18,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from killmod.errors import BadInput
-from killmod.model import GameOver, Outcome
+from killmod.core.errors import BadInput
+from killmod.core.model import GameOver, Outcome
 from killmod.rules.policy import JudgeOut, TallyPolicy
 
 NAME = "1.0"
@@ -212,7 +212,7 @@ def pointing_step(stage: PointStage, outcome: Outcome) -> PointStep:
 
     “让被投票票数最多1名玩家出来辩论发言。如果有出现平票情况，则以平票者为对象再进行
     一轮选票。这轮选票中必须选出一名玩家。否则裁判有权宣布废票，将重新进行新一轮投票。”
-    ``outcome`` is the tally of the pointing round (killmod.model.Outcome).
+    ``outcome`` is the tally of the pointing round (killmod.core.model.Outcome).
     Decision: a round in which nobody points at anyone is void too.
     """
     if stage.kind == "repoint":

@@ -10,8 +10,8 @@ import random
 from collections.abc import Iterable
 from datetime import timedelta
 
-from killmod.errors import BadInput
-from killmod.model import GameOver
+from killmod.core.errors import BadInput
+from killmod.core.model import GameOver
 from killmod.rules.policy import JudgeOut, TallyPolicy
 
 NAME = "1.2"

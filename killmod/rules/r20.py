@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
 from killmod.rules.policy import JudgeOut, TallyPolicy
 from killmod.rules.r10 import (
     POINT,

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
 from killmod.rules.policy import JudgeOut, TallyPolicy
 from killmod.rules.r10 import deal_roles
 

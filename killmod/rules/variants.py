@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from killmod.errors import BadInput
+from killmod.core.errors import BadInput
 from killmod.rules import r20
 from killmod.rules.r10 import Verdict, check_deal, check_seat, deal_roles, seats_text
 from killmod.rules.x import CIVILIAN, KILLER, POLICE

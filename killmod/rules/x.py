@@ -17,9 +17,9 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from killmod.errors import BadInput
-from killmod.model import Outcome
-from killmod.names import fold
+from killmod.core.errors import BadInput
+from killmod.core.model import Outcome
+from killmod.core.names import fold
 from killmod.rules.policy import JudgeOut, TallyPolicy
 from killmod.rules.r10 import (
     SeatsState,

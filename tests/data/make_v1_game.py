@@ -4,7 +4,7 @@ The tests of ``killmod upgrade`` read that file; it was made by this script with
 schema-1 killmod (commit 290c8bc) first on the path, serving the vote threads from the
 tests' local board:
 
-    PYTHONPATH=<schema-1 killmod source>:tests python tests/data/make_v1_game.py OUT.db
+    PYTHONPATH=<schema-1 killmod source>:. python tests/data/make_v1_game.py OUT.db
 
 A game under way (a former holder, a carried warning), dealt, two nights (the second
 recorded again), a tie and its lottery, a substitution, a leave, a penalty, and a day
@@ -19,9 +19,9 @@ import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 
-from forumserver import serve
-from gamefiles import TID, deadline, ok, roster_toml, run, vote_thread, votes
-from pagebuilder import discuz_x_site
+from tests.support.forumserver import serve
+from tests.support.gamefiles import TID, deadline, ok, roster_toml, run, vote_thread, votes
+from tests.support.pagebuilder import discuz_x_site
 
 ROLES = dict.fromkeys(range(1, 17))
 EXTRA = 'substitutes = ["替补甲", "替补乙"]\n[warnings]\n"12" = 1'

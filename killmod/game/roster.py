@@ -1,0 +1,582 @@
+"""Load the game's roster (名单) from the TOML file the judge writes.
+
+The roster says who holds each seat, who judges and who waits to substitute.
+Every mistake in it becomes a ``BadInput`` whose Chinese message names the
+file, the line and the key at fault.  ``tomllib`` keeps no positions, so
+``TomlText`` and ``TomlTable`` find a key's line by scanning the text; the
+rulings file reuses them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from killmod.core.errors import BadInput
+from killmod.core.limits import MAX_SEAT, MAX_UID
+from killmod.core.model import FormerHolder, Player, Roster
+from killmod.core.names import fold
+from killmod.rules import RULE_SETS, canonical_name
+from killmod.rules.roles import canonical_role, not_a_role, roles_of
+
+RULES = tuple(RULE_SETS)
+# The 2.0 花样玩法: 鬼匪, 毒药, 守护神 and the two-guardian (警神/匪神) setting.
+VARIANTS = ("ghost", "poison", "guardian", "double-guardian")
+VARIANT_RULES = "2.0"
+TOP_KEYS = (
+    "rules",
+    "timezone",
+    "judges",
+    "substitutes",
+    "variants",
+    "code",
+    "warnings",
+    "players",
+)
+# The V4.0 version code (版本号): only with rules = "v4".
+CODE_RULES = "v4"
+PLAYER_KEYS = ("seat", "name", "uid", "aliases", "alive", "role", "former")
+FORMER_KEYS = ("name", "until", "uid")
+JUDGE_KEYS = ("name", "uid")
+# Warnings carried into a set whose warnings never escalate: at most this many.
+MAX_CARRIED = 9
+TIME_LAYOUTS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
+
+_HEADER = re.compile(r"^\s*\[\[?([^\[\]#]*)\]\]?\s*(?:#.*)?$")
+_SEAT_KEY = re.compile(r"[1-9][0-9]*")
+_SYNTAX = re.compile(r"^(.*) \(at (?:line (\d+), column (\d+)|end of document)\)$")
+# tomllib's reasons by how they start; the first that fits wins, so the
+# newline case comes before the other illegal characters.
+_SYNTAX_REASONS = {
+    "Invalid value": "值的写法不对，字符串要加英文双引号",
+    "Invalid statement": "无法识别的语句",
+    "Expected '=' after a key in a key/value pair": "键后面缺少英文等号 =",
+    "Cannot overwrite a value": "同一个键写了两次",
+    "Unterminated string": "字符串缺少结尾的引号",
+    "Illegal character '\\n'": "字符串到行尾还没结束，缺少结尾的引号",
+    "Illegal character": "有不允许的控制字符",
+    "Unclosed array": "数组缺少结尾的 ]",
+    "Unclosed inline table": "花括号缺少结尾的 }",
+    "Expected newline or end of document after a statement": "一行只能写一条语句",
+    "Invalid initial character for a key part": "键名里有不允许的字符",
+    "Invalid date or datetime": "日期时间的写法不对",
+    "Cannot declare": "同一个表写了两次",
+    "Duplicate inline table key": "花括号里同一个键写了两次",
+}
+
+
+def read_toml_text(path: Path) -> str:
+    """The UTF-8 text of ``path``; any failure is a ``BadInput`` naming it."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise BadInput(f"{path}：找不到这个文件") from None
+    except IsADirectoryError:
+        raise BadInput(f"{path}：这是一个目录，不是文件") from None
+    except PermissionError:
+        raise BadInput(f"{path}：没有读取权限") from None
+    except OSError as exc:
+        raise BadInput(f"{path}：无法读取（{exc.strerror}）") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise BadInput(f"{path} 第 {line} 行：不是 UTF-8 编码，请把文件另存为 UTF-8") from None
+
+
+class TomlText:
+    """A TOML document and its file name, able to point at the lines in it."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.source = source
+        self.text = text.removeprefix("\ufeff")  # Windows Notepad's UTF-8 mark
+        self.lines = self.text.split("\n")
+        self.headers = [
+            (number, _header_name(match.group(1)))
+            for number, line in enumerate(self.lines, start=1)
+            if (match := _HEADER.match(line))
+        ]
+
+    def parse(self) -> TomlTable:
+        """The document's top-level table; bad syntax is a Chinese ``BadInput``."""
+        try:
+            data = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as exc:
+            raise self._syntax_error(str(exc)) from None
+        return TomlTable(self, data, label="", name="", header=0, fallback=None)
+
+    def error(self, line: int | None, message: str) -> BadInput:
+        """A ``BadInput`` that names the file and, when known, the line."""
+        where = f"{self.source} 第 {line} 行" if line else self.source
+        return BadInput(f"{where}：{message}")
+
+    def key_line(self, key: str, header: int) -> int | None:
+        """The line of ``key = …`` in the table whose header is on line ``header``.
+
+        ``header`` 0 is the top level, the lines before the first header.
+        """
+        name = re.escape(key)
+        pattern = re.compile(rf"""^\s*(?:{name}|"{name}"|'{name}')\s*=""")
+        for number in range(header + 1, len(self.lines) + 1):
+            line = self.lines[number - 1]
+            if _HEADER.match(line):
+                return None
+            if pattern.match(line):
+                return number
+        return None
+
+    def header_lines(self, name: str, after: int, parent: str) -> list[int]:
+        """Lines of the ``[name]``/``[[name]]`` headers inside a parent table.
+
+        The parent's header is on line ``after`` and its dotted name is
+        ``parent`` ("" for the top level, which spans the whole document).
+        """
+        found = []
+        for number, header in self.headers:
+            if number <= after:
+                continue
+            if parent and not header.startswith(f"{parent}."):
+                break
+            if header == name:
+                found.append(number)
+        return found
+
+    def _syntax_error(self, message: str) -> BadInput:
+        match = _SYNTAX.match(message)
+        if match is None:
+            return self.error(None, f"TOML 格式错误（{message}）")
+        reason = _syntax_reason(match[1])
+        if match[2] is None:
+            return self.error(len(self.lines), f"TOML 格式错误（文件末尾：{reason}）")
+        return self.error(int(match[2]), f"TOML 格式错误（第 {match[3]} 列：{reason}）")
+
+
+@dataclass(frozen=True)
+class TomlTable:
+    """One parsed TOML table, with what it takes to blame its keys.
+
+    ``label`` names the table in messages ("" for the top level), ``name`` is
+    its dotted TOML name, ``header`` its header line (0 for the top level,
+    None for an inline table) and ``fallback`` the line blamed when a key's
+    own line cannot be found.
+    """
+
+    doc: TomlText
+    data: dict[str, Any]
+    label: str
+    name: str
+    header: int | None
+    fallback: int | None
+
+    def line(self, key: str) -> int | None:
+        """The line where ``key`` is written, or the nearest line known."""
+        if self.header is None:
+            return self.fallback
+        found = self.doc.key_line(key, self.header)
+        if found is None:
+            tables = self.doc.header_lines(self._dotted(key), self.header, self.name)
+            found = tables[0] if tables else None
+        return found or self.header or self.fallback
+
+    def child(
+        self, key: str, data: dict[str, Any], label: str, index: int, count: int
+    ) -> TomlTable:
+        """Table ``index`` of the ``count`` tables written under ``key``."""
+        dotted = self._dotted(key)
+        headers = []
+        if self.header is not None:
+            headers = self.doc.header_lines(dotted, self.header, self.name)
+        header = headers[index] if len(headers) == count else None
+        return TomlTable(self.doc, data, label, dotted, header, self.line(key))
+
+    def fail(self, key: str, message: str) -> BadInput:
+        """A ``BadInput`` about ``key`` of this table, on the key's line."""
+        subject = f"{self.label} 的 {key}" if self.label else key
+        return self.doc.error(self.line(key), f"{subject} {message}")
+
+    def check_keys(self, allowed: tuple[str, ...]) -> None:
+        """Reject the first key that is not in ``allowed``, suggesting a near one."""
+        for key in self.data:
+            if key in allowed:
+                continue
+            where = f"{self.label} 中有未知的键" if self.label else "有未知的顶层键"
+            close = difflib.get_close_matches(key, allowed, n=1)
+            guess = f"；是不是 {close[0]}？" if close else ""
+            raise self.doc.error(
+                self.line(key), f"{where} {key}（可用：{'、'.join(allowed)}{guess}）"
+            )
+
+    def require(self, *keys: str) -> None:
+        """Reject the table when one of ``keys`` is missing."""
+        for key in keys:
+            if key not in self.data:
+                subject = f"{self.label} 缺少" if self.label else "缺少"
+                raise self.doc.error(self.line(key), f"{subject} {key}（必填）")
+
+    def typed(self, key: str, kind: type, what: str) -> Any:
+        """The value of ``key`` if it is a ``kind`` (a bool is no int), None if absent."""
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.fail(key, f"应为{what}，实际是{show(value)}")
+        return value
+
+    def integer(self, key: str, maximum: int | None = None) -> int | None:
+        """A whole number ≥ 1 (and ≤ ``maximum``), None if absent."""
+        what = " ≥ 1 的整数" + (f"（至多 {maximum}）" if maximum is not None else "")
+        value = self.typed(key, int, what)
+        if value is not None and (value < 1 or (maximum is not None and value > maximum)):
+            raise self.fail(key, f"应为{what}，实际是{show(value)}")
+        return value
+
+    def string(self, key: str) -> str | None:
+        """A non-blank string without surrounding spaces, None if absent."""
+        value = self.typed(key, str, "字符串（要加英文双引号）")
+        if value is not None:
+            self._check_string(key, value)
+        return value
+
+    def strings(self, key: str) -> tuple[str, ...]:
+        """A list of non-blank strings, empty if absent."""
+        values = self.typed(key, list, '字符串数组，如 ["甲", "乙"]') or []
+        for value in values:
+            if not isinstance(value, str):
+                raise self.fail(key, f"的每一项都应为字符串，实际有{show(value)}")
+            self._check_string(key, value)
+        return tuple(values)
+
+    def _check_string(self, key: str, value: str) -> None:
+        if not value.strip():
+            raise self.fail(key, "不能是空字符串")
+        if value != value.strip():
+            raise self.fail(key, f"首尾不能有空格：{show(value)}")
+
+    def _dotted(self, key: str) -> str:
+        return f"{self.name}.{key}" if self.name else key
+
+
+def show(value: object) -> str:
+    """``value`` as a message shows it: a scalar in 「」, as TOML writes it."""
+    if isinstance(value, list):
+        return "一个数组"
+    if isinstance(value, dict):
+        return "一个表"
+    if isinstance(value, bool):
+        return "「true」" if value else "「false」"
+    return f"「{value}」"
+
+
+def _syntax_reason(english: str) -> str:
+    """tomllib's reason in Chinese when it is a common one, else as it is."""
+    for start, chinese in _SYNTAX_REASONS.items():
+        if english.startswith(start):
+            return chinese
+    return english
+
+
+def _header_name(inner: str) -> str:
+    """The dotted name of a table header, without its quotes and spaces."""
+    return ".".join(part.strip().strip("\"'") for part in inner.split("."))
+
+
+@dataclass
+class _Claims:
+    """Who each seat, uid and name is given to, so that none is given twice.
+
+    Names compare as ``killmod.core.names.fold`` folds them (NFKC, case-folded):
+    the tally could not tell such names apart.  Each owner may repeat its own.
+    """
+
+    seats: dict[int, str] = field(default_factory=dict)
+    uids: dict[int, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+
+    def seat(self, table: TomlTable, seat: int) -> None:
+        _claim(self.seats, seat, table.label, table, "seat", show(seat))
+
+    def uid(self, table: TomlTable, uid: int | None, owner: str) -> None:
+        if uid is not None:
+            _claim(self.uids, uid, owner, table, "uid", show(uid))
+
+    def name(self, table: TomlTable, key: str, name: str, owner: str) -> None:
+        folded = fold(name)
+        _claim(self.names, folded, owner, table, key, show(name))
+
+
+def _claim(
+    book: dict[Any, str], item: object, owner: str, table: TomlTable, key: str, shown: str
+) -> None:
+    other = book.setdefault(item, owner)
+    if other != owner:
+        raise table.fail(key, f"重复：{shown}已被{other}使用")
+
+
+def load_roster(path: Path) -> Roster:
+    """Read and check the roster file at ``path``."""
+    return parse_roster(read_toml_text(path), source=str(path))
+
+
+def parse_roster(text: str, source: str = "roster.toml") -> Roster:
+    """Check the roster written in ``text``; ``source`` names the file in messages."""
+    top = TomlText(text, source).parse()
+    top.check_keys(TOP_KEYS)
+    rules = _rules(top)
+    timezone = _timezone(top)
+    variants = _variants(top, rules)
+    claims = _Claims()
+    judges, judge_uids = _judges(top, claims)
+    substitutes = _people(top, "substitutes", claims)
+    tables = _players(top, ZoneInfo(timezone), claims)
+    code = _code(top, rules, len(tables))
+    roles = roles_of(rules, variants)
+    players = tuple(
+        sorted(
+            (replace(player, role=_role(table, roles, rules)) for player, table in tables),
+            key=lambda player: player.seat,
+        )
+    )
+    return Roster(
+        players=players,
+        rules=rules,
+        timezone=timezone,
+        judges=judges,
+        substitutes=substitutes,
+        variants=variants,
+        warnings=_warnings(top, {player.seat for player in players}, rules),
+        code=code,
+        judge_uids=judge_uids,
+    )
+
+
+def _rules(top: TomlTable) -> str:
+    if isinstance(top.data.get("rules"), float):
+        raise top.fail("rules", f'要加引号，如 rules = "{top.data["rules"]}"')
+    written = top.string("rules") or "1.2"
+    rules = canonical_name(written)
+    if rules is None:
+        raise top.fail(
+            "rules", f"写的是{show(written)}，不是已知的规则（可用：1.2、V4.0、X、1.0、2.0）"
+        )
+    return rules
+
+
+def _timezone(top: TomlTable) -> str:
+    name = top.string("timezone") or "Asia/Shanghai"
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise top.fail(
+            "timezone",
+            f"写的是{show(name)}，不是有效的时区名（请写 IANA 时区名，如 Asia/Shanghai）",
+        ) from None
+    return name
+
+
+def _variants(top: TomlTable, rules: str) -> tuple[str, ...]:
+    variants = top.strings("variants")
+    for variant in variants:
+        if variant not in VARIANTS:
+            raise top.fail(
+                "variants", f"中的{show(variant)}不是已知的玩法（可用：{'、'.join(VARIANTS)}）"
+            )
+    if variants and rules != VARIANT_RULES:
+        raise top.fail("variants", f"只用于 {VARIANT_RULES} 规则的花样玩法，当前规则是 {rules}")
+    if {"guardian", "double-guardian"} <= set(variants):
+        raise top.fail("variants", "中 guardian 与 double-guardian 只能选一个")
+    return tuple(variants)
+
+
+def _code(top: TomlTable, rules: str, players: int) -> str | None:
+    """The V4.0 version code: decodable, and for as many players as the roster has."""
+    code = top.string("code")
+    if code is None:
+        return None
+    if rules != CODE_RULES:
+        raise top.fail("code", f"是 V4.0 的版本号，只用于 {CODE_RULES} 规则，当前规则是 {rules}")
+    try:
+        from killmod.rules import v4  # the code table, only for games that have one
+
+        row = v4.decode(code)
+    except BadInput as error:
+        raise top.fail("code", f"不对：{error.message}") from None
+    if row["players"] != players:
+        raise top.fail("code", f"{row['code']} 是 {row['players']} 人局，名单有 {players} 人")
+    return row["code"]
+
+
+def _judges(top: TomlTable, claims: _Claims) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The judges: names, or tables ``{ name = "法官大人", uid = 100 }`` whose uid is matched
+    against the author link (a lookalike name is then never taken for the judge)."""
+    raw = top.data.get("judges")
+    if not isinstance(raw, list) or all(isinstance(entry, str) for entry in raw):
+        return _people(top, "judges", claims), {}
+    names, uids = [], {}
+    for index, entry in enumerate(raw):
+        if isinstance(entry, str):
+            if not entry.strip() or entry != entry.strip():
+                raise top.fail("judges", f"的第 {index + 1} 项不能是空的，首尾也不能有空格")
+            claims.name(top, "judges", entry, "法官")
+            names.append(entry)
+            continue
+        if not isinstance(entry, dict):
+            raise top.fail("judges", f"的第 {index + 1} 项应为名字或表，实际是{show(entry)}")
+        table = top.child("judges", entry, f"judges 第 {index + 1} 项", index, len(raw))
+        table.check_keys(JUDGE_KEYS)
+        table.require("name")
+        name, uid = table.string("name"), table.integer("uid")
+        claims.name(table, "name", name, "法官")
+        claims.uid(table, uid, "法官")
+        names.append(name)
+        if uid is not None:
+            uids[name] = uid
+    return tuple(names), uids
+
+
+def _people(top: TomlTable, key: str, claims: _Claims) -> tuple[str, ...]:
+    """The judges or the substitutes; each substitute is a place in the queue."""
+    names = top.strings(key)
+    for place, name in enumerate(names, start=1):
+        owner = "法官" if key == "judges" else f"替补第 {place} 位"
+        claims.name(top, key, name, owner)
+    return names
+
+
+def _players(top: TomlTable, zone: ZoneInfo, claims: _Claims) -> list[tuple[Player, TomlTable]]:
+    """Each player as written (its role not yet checked), with the table it is written in."""
+    raw = top.data.get("players")
+    if raw is None:
+        raise top.doc.error(None, "缺少 [[players]]，至少要登记一名玩家")
+    if isinstance(raw, dict):
+        raise top.fail("players", "应写成 [[players]]（两层方括号），每名玩家一段")
+    if not isinstance(raw, list) or not raw:
+        raise top.fail("players", "至少要登记一名玩家，每名玩家写一段 [[players]]")
+    players = []
+    for index, data in enumerate(raw):
+        if not isinstance(data, dict):
+            raise top.fail("players", f"的第 {index + 1} 项应为表，实际是{show(data)}")
+        table = top.child("players", data, f"第 {index + 1} 个 [[players]]", index, len(raw))
+        players.append((_player(table, zone, claims), table))
+    return players
+
+
+def _player(table: TomlTable, zone: ZoneInfo, claims: _Claims) -> Player:
+    for key in table.data:
+        if key in TOP_KEYS:
+            raise table.fail(key, "是顶层的键，要写在第一个 [[players]] 之前")
+    table.check_keys(PLAYER_KEYS)
+    table.require("seat", "name")
+    seat, name = table.integer("seat", MAX_SEAT), table.string("name")
+    owner = f"{seat} 号玩家{show(name)}"
+    claims.seat(table, seat)
+    claims.name(table, "name", name, owner)
+    aliases = table.strings("aliases")
+    for alias in aliases:
+        claims.name(table, "aliases", alias, owner)
+    uid = table.integer("uid", MAX_UID)
+    claims.uid(table, uid, owner)
+    alive = table.typed("alive", bool, " true 或 false")
+    return Player(
+        seat=seat,
+        name=name,
+        uid=uid,
+        aliases=aliases,
+        alive=True if alive is None else alive,
+        role=table.string("role"),
+        former=_former(table, zone, claims, owner),
+    )
+
+
+def _role(table: TomlTable, roles: tuple[str, ...], rules: str) -> str | None:
+    """The player's role, one of the rule set's (a traditional form read as simplified)."""
+    role = table.data.get("role")
+    if role is None:
+        return None
+    found = canonical_role(role, roles)
+    if found is None:
+        raise table.fail("role", not_a_role(role, rules, roles))
+    return found
+
+
+def _former(
+    player: TomlTable, zone: ZoneInfo, claims: _Claims, owner: str
+) -> tuple[FormerHolder, ...]:
+    """The seat's previous holders, earliest first; their names belong to the seat."""
+    example = '表的数组，如 [{ name = "老王", until = "2019-05-10 12:00" }]'
+    raw = player.typed("former", list, example) or []
+    holders = []
+    for index, data in enumerate(raw):
+        if not isinstance(data, dict):
+            raise player.fail("former", f"的第 {index + 1} 项应为表，实际是{show(data)}")
+        label = f"{player.label} 的 former 第 {index + 1} 项"
+        table = player.child("former", data, label, index, len(raw))
+        table.check_keys(FORMER_KEYS)
+        table.require("name", "until")
+        holder = FormerHolder(
+            name=table.string("name"),
+            until=_local_time(table, "until", zone),
+            uid=table.integer("uid", MAX_UID),
+        )
+        claims.name(table, "name", holder.name, owner)
+        claims.uid(table, holder.uid, owner)
+        holders.append(holder)
+    return tuple(sorted(holders, key=lambda holder: holder.until))
+
+
+def _local_time(table: TomlTable, key: str, zone: ZoneInfo) -> datetime:
+    """``key`` as an aware time; a time without an offset is local to ``zone``."""
+    value = table.data[key]
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=zone)
+    if isinstance(value, str):
+        for layout in TIME_LAYOUTS:
+            try:
+                return datetime.strptime(value, layout).replace(tzinfo=zone)
+            except ValueError:
+                continue
+    raise table.fail(key, f'应为 "YYYY-MM-DD HH:MM[:SS]" 格式的时间，实际是{show(value)}')
+
+
+def _warnings(top: TomlTable, seats: set[int], rules: str) -> dict[int, int]:
+    """Warnings carried from earlier rounds, by seat: fewer than the rule set's ladder takes
+    to act on (1.2: one; a second would have brought the substitute)."""
+    raw = top.typed("warnings", dict, "表，如 [warnings] 下写 3 = 1")
+    if raw is None:
+        return {}
+    table = top.child("warnings", raw, "[warnings]", 0, 1)
+    most, ladder = _carried_limit(rules)
+    counts = {}
+    for key in raw:
+        if not _SEAT_KEY.fullmatch(key) or int(key) not in seats:
+            raise table.fail(key, "不是名单里的座位号（[warnings] 的键应为座位号，如 3 = 1）")
+        count = table.typed(key, int, "警告次数（≥ 0 的整数）")
+        if count < 0:
+            raise table.fail(key, f"应为 ≥ 0 的警告次数，实际是{show(count)}")
+        if count > most:
+            raise table.fail(key, f"是{show(count)}次警告，超出了{ladder}")
+        counts[int(key)] = count
+    return counts
+
+
+def _carried_limit(rules: str) -> tuple[int, str]:
+    """The most warnings a player can carry, and how the message names that limit.
+
+    Under a ladder (1.2: 警告一次，二次换替补，无替补出局) a player carrying the count that
+    acts would already have been substituted or put out.
+    """
+    from killmod.rules import rule_set
+
+    action = rule_set(rules).warning_action
+    for total in range(1, MAX_CARRIED + 1):
+        if action(total, 1) != "warn":
+            return total - 1, (
+                f" {rules} 规则的警告阶梯：第 {total} 次警告就换替补或出局，"
+                f"带入的警告最多 {total - 1} 次（已被换下的玩家请写成 former）"
+            )
+    return MAX_CARRIED, f"合理范围（最多 {MAX_CARRIED} 次）"

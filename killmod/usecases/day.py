@@ -1,0 +1,231 @@
+"""The day's vote under the rule set: which vote a tally counts, and what it leads to.
+
+A round's day may be several votes — a re-vote among the tied (V4.0, X), 指认
+then 动刀 (1.0, 2.0) — each recorded as one tally of the round, with the stage
+it was and the vote that follows. ``plan_day`` reads the game file for the vote
+the tally counts: its stage, whom it may name, who is silenced, since when;
+``DayPlan.settle`` turns the count into the rule set's ``DayStep``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from killmod.ballots.count import Scope
+from killmod.ballots.votes import POINT, BallotReader, KnifeReader
+from killmod.core.errors import BadInput
+from killmod.core.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
+from killmod.core.times import format_iso
+from killmod.game.state import flow_of, last_stage, next_stage, round_votes, state_for
+
+if TYPE_CHECKING:  # a tally from a roster file loads no game file, no 1.0 rules
+    from killmod.flows.base import Flow, OutPlay
+    from killmod.game.store import Delivery, Game
+    from killmod.rules.r10 import KnifeCount
+
+PHASES = {"vote": "投票", "point": "指认", "knife": "动刀"}
+
+
+@dataclass(frozen=True)
+class DayPlan:
+    """The vote a tally counts: the rule set's flow, the stage, and the game's state.
+
+    ``state`` is None when there is none to go on (a roster file, or a finished
+    day counted again without recording): the count then says nothing of what
+    follows, except a knife phase's count. ``leave`` are the recorded days of
+    leave by seat (of the seat's current holder).
+    """
+
+    flow: Flow
+    stage: Stage
+    state: Any = None
+    leave: Mapping[int, frozenset[date]] = field(default_factory=dict)
+
+    def scope(self) -> Scope:
+        """Who has no ballot, whom the vote may name, since when it runs, who is on leave."""
+        silenced = self.flow.silenced(self.state) if self.state is not None else frozenset()
+        return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened, self.leave)
+
+    def reader(self, roster: Roster) -> BallotReader | KnifeReader:
+        """The knife phase reads 动刀/杀/过 on the defender; the pointing reads 指认 too."""
+        if self.stage.phase == "knife":
+            return KnifeReader(self.stage.defender)
+        if self.stage.phase == "point":
+            return BallotReader(roster, POINT)
+        return BallotReader(roster)
+
+    def settle(self, result: TallyResult) -> TallyResult:
+        """The count with what it leads to under the rule set (``result.day``)."""
+        knife = self._knife(result) if self.stage.phase == "knife" else None
+        if knife is not None:
+            result = replace(
+                result, outcome=_knife_outcome(knife), counts=_knife_counts(knife, result)
+            )
+        if self.state is None:
+            return (
+                result if knife is None else replace(result, day=DayStep(self.stage, knife=knife))
+            )
+        step = self.flow.day(self.state, self.stage, result.outcome, result.round, knife)
+        if step.next is not None:
+            step = replace(step, next=replace(step.next, opened=result.deadline))
+        return replace(result, day=step)
+
+    def _knife(self, result: TallyResult) -> KnifeCount:
+        """动刀 ballots (a vote on the defender) and 过 (an abstain) against the threshold."""
+        from killmod.rules.r10 import KNIFE, PASS
+
+        ballots = {
+            b.seat: KNIFE if b.kind == "vote" else PASS
+            for b in result.ballots
+            if b.kind in ("vote", "abstain")
+        }
+        living = [ballot.seat for ballot in result.ballots]
+        return self.flow.count_knives(ballots, living, self.stage.defender)
+
+
+def _knife_outcome(knife: KnifeCount) -> Outcome:
+    return Outcome("eliminated", seat=knife.defender) if knife.out else Outcome("none")
+
+
+def _knife_counts(knife: KnifeCount, result: TallyResult) -> tuple[Count, ...]:
+    if not knife.knives:
+        return ()
+    name = result.roster.seat(knife.defender).name
+    return (Count(knife.defender, name, len(knife.knives), knife.knives),)
+
+
+def plan_day(
+    game: Game, round_no: int, *, phase: str | None, recording: bool, replacing: bool
+) -> DayPlan:
+    """The round's next vote from the game file (re-recording: the vote recorded last).
+
+    Recording a round whose day is over needs ``replacing``; counting it again
+    without recording counts its last vote with no state to go on.
+    """
+    from killmod.usecases.record import already_recorded
+
+    existing = game.tally_record(round_no) if replacing else None
+    without = existing["id"] if existing else None
+    current = state_for(game, without_tally=without)
+    stage = next_stage(current.flow, game, round_no, without_tally=without)
+    if stage is None:
+        if recording:
+            _refuse_if_decided(game, current.flow, round_no)
+            row = game.tally_record(round_no)
+            recorded_at = row["recorded_at"] if row else None
+            raise already_recorded(f"第 {round_no} 轮的投票", recorded_at, game.roster().timezone)
+        return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
+    leave = leave_days(game, current.roster)
+    return _checked(DayPlan(current.flow, stage, current.state, leave), phase)
+
+
+def _refuse_if_decided(game: Game, flow: Flow, round_no: int) -> None:
+    """A day the judge's decision took the place of the vote (X 认匪) has no vote to record."""
+    votes = round_votes(game, round_no)
+    if votes and votes[-1].kind == "out" and votes[-1].data.get("ends_day"):
+        decision = votes[-1]
+        words = flow.judge_outs[decision.data["reason"]].words
+        raise BadInput(
+            f"第 {round_no} 轮的白天已由法官判定结束（{decision.seat}号{words}，不用投票出局），"
+            "没有投票要记录。"
+        )
+
+
+def leave_days(game: Game, roster: Roster) -> dict[int, frozenset[date]]:
+    """Each seat's recorded days of leave, of the player who holds the seat now."""
+    from killmod.usecases.lurkers import leaves
+
+    days: dict[int, set[date]] = {}
+    for leave in leaves(game):
+        player = roster.seat(leave.seat)
+        if player is not None and player.name == leave.name:
+            days.setdefault(leave.seat, set()).add(leave.day)
+    return {seat: frozenset(held) for seat, held in days.items()}
+
+
+def roster_plan(roster: Roster, phase: str | None) -> DayPlan:
+    """A vote counted from a roster file: the day's first vote, no state to go on."""
+    if phase == "knife":
+        raise BadInput("动刀阶段要用游戏文件（--db）：辩解者来自已记录的指认结果。")
+    flow = flow_of(roster)
+    return _checked(DayPlan(flow, flow.first_stage()), phase)
+
+
+def _checked(plan: DayPlan, phase: str | None) -> DayPlan:
+    """The judge's ``--phase`` must be the phase the vote is in."""
+    stage = plan.stage
+    if phase is None or phase == stage.phase:
+        return plan
+    if stage.phase == "vote":
+        raise BadInput(f"{plan.flow.name} 规则的白天只有投票，没有指认和动刀阶段：不用 --phase。")
+    now = f"{PHASES[stage.phase]}阶段"
+    if stage.defender is not None:
+        now += f"（辩解者 {stage.defender}号）"
+    raise BadInput(f"这一轮现在是{now}，不是{PHASES[phase]}阶段。")
+
+
+# --- a killer's suicide (2.0) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Suicide:
+    """A recorded suicide: the round, the seat, in his defence or not, what follows."""
+
+    round: int
+    seat: int
+    defending: bool
+    play: OutPlay
+    winner: GameOver | None
+
+
+def record_suicide(
+    game: Game,
+    seat: int,
+    round_no: int | None,
+    at: datetime,
+    *,
+    deliver: Callable[[Suicide], Delivery] | None = None,
+) -> Suicide:
+    """注意事项 f), g): a killer shows his card and kills himself during the day of ``round_no``.
+
+    ``round_no`` is the day going on (None: the game file's).  Decision (docs/rules/2.0.md,
+    “In the commands”): it is in his own defence when the round's next vote is the knife
+    on him — the day ends and the night follows; at any other time he gives up (放弃游戏)
+    and the pointing starts again from him, its posts counted after ``at``.
+    """
+    from killmod.game.guards import next_day, refuse_if_over
+    from killmod.usecases.record import check_win
+
+    with game.transaction(kind="suicide") as step:
+        refuse_if_over(game)
+        today = next_day(game)
+        if round_no is not None and round_no != today:
+            raise BadInput(f"正在进行的是第 {today} 轮的白天，不是第 {round_no} 轮。")
+        round_no = today
+        step.describe(f"第 {round_no} 轮 {seat}号 亮牌自杀", round_no=round_no)
+        current = state_for(game)
+        stage = next_stage(current.flow, game, round_no)
+        if stage is None:
+            raise BadInput(f"第 {round_no} 轮的白天已经结束，不能再自杀出局。")
+        defending = stage.defender == seat
+        play = current.flow.suicide(current.state, seat, defending)
+        following = None if play.next is None else replace(play.next, opened=at)
+        event_id = game.record(
+            round_no,
+            "suicide",
+            seat,
+            {
+                "defending": defending,
+                "at": format_iso(at),
+                "next": following.as_json() if following else None,
+            },
+        )
+        game.record(round_no, "death", seat, {"how": "suicide", "suicide_id": event_id})
+        winner = check_win(game, round_no, {"suicide_id": event_id})
+        done = Suicide(round_no, seat, defending, replace(play, next=following), winner)
+        if deliver is not None:
+            step.deliver(deliver(done))
+    return done

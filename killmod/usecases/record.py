@@ -1,0 +1,202 @@
+"""Recording a day's tally in the game file: the posts snapshot, the result and its effects.
+
+One step (one transaction): the snapshot, the tally, the death, the warnings and
+substitutions it causes, the round's vote thread (``killmod.game.threads``) and the win check
+after them are all written, or nothing is.  Re-recording a round voids the old
+record's events (kept in the file) and writes the new ones; ``killmod undo`` voids the
+step itself.  A round's day may hold several votes (a re-vote, 指认 then 动刀): each is
+one tally, recorded with the stage it was and the vote that follows (``killmod.usecases.day``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import replace as dataclass_replace
+from datetime import datetime
+from typing import Any
+
+from killmod.announce.tallydoc import tally_json
+from killmod.core.errors import BadInput
+from killmod.core.model import GameOver, GameWarning, Post, Recorded, TallyResult
+from killmod.core.redact import redact_url
+from killmod.core.times import format_iso, local_text
+from killmod.fetch.thread import Thread
+from killmod.game.guards import expect_day, refuse_if_over, refuse_same_thread
+from killmod.game.state import verdict_for
+from killmod.game.store import Delivery, Game, post_row
+from killmod.game.threads import VOTE, remember
+from killmod.rules import rule_set
+
+
+def already_recorded(what: str, recorded_at: str | None, timezone: str) -> BadInput:
+    """The refusal to record ``what`` again without ``--replace`` (the old record is kept);
+    when it was recorded is said in the game's time zone (``timezone``)."""
+    when = f"（{local_text(recorded_at, timezone)} 记录）" if recorded_at else ""
+    return BadInput(f"{what}已经记录过{when}。要重新记录请加 --replace，旧记录会保留在事件记录里。")
+
+
+def snapshot_hash(posts: tuple[Post, ...]) -> str:
+    """SHA-256 of the posts as stored: anyone holding the snapshot can check it."""
+    rows = [post_row(0, post) for post in sorted(posts, key=lambda post: post.pid)]
+    for row in rows:
+        del row["tally_id"]
+    canonical = json.dumps(rows, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def record_tally(
+    game: Game,
+    thread: Thread,
+    result: TallyResult,
+    *,
+    replace: bool,
+    based_on: int | None = None,
+    deliver: Callable[[TallyResult], Delivery] | None = None,
+) -> Recorded:
+    """Store the tally of ``result.round`` with its snapshot and apply its effects.
+
+    Every check that allows it runs again inside the step (the round is the next one,
+    the vote not yet recorded, the thread not another round's), and ``based_on`` — the
+    file's ``head()`` the count was made on — must still be the file's head.
+    ``replace`` voids the round's last recorded tally.  ``deliver`` renders what the
+    judge receives from the recorded result; it is written before the commit.
+    """
+    from killmod.usecases.day import plan_day
+
+    rules = rule_set(result.rules)
+    snapshot = snapshot_hash(thread.posts)
+    deadline = format_iso(result.deadline)
+    source = redact_url(thread.source)  # a login in the address is never kept
+    shown = result.deadline.strftime("%Y-%m-%d %H:%M:%S")  # the game's time zone, as judges write
+    title = f"第 {result.round} 轮的投票（{thread.title or source}，截止 {shown}）"
+    with game.transaction(title, kind="tally", round_no=result.round, based_on=based_on) as step:
+        if not replace:
+            refuse_if_over(game)
+        expect_day(game, result.round, replacing=replace)
+        plan_day(game, result.round, phase=None, recording=True, replacing=replace)
+        refuse_same_thread(game, result.round, snapshot, source, deadline)
+        existing = game.tally_record(result.round) if replace else None
+        document = tally_json(result, rules)
+        tally_id = game.save_tally(
+            result.round,
+            deadline=deadline,
+            source=source,
+            title=thread.title,
+            snapshot=snapshot,
+            result=document,
+            posts=list(thread.posts),
+        )
+        if existing:
+            _void_old_record(game, existing, tally_id)
+        _apply(game, result, tally_id)
+        cause = {"tally_id": tally_id}
+        remember(game, thread.source, thread=VOTE, round_no=result.round, cause=cause)
+        winner = check_win(game, result.round, {"tally_id": tally_id}, result.day.over)
+        recorded = Recorded(
+            tally_id, snapshot, winner, existing["id"] if existing else None, result.early
+        )
+        if deliver is not None:
+            step.deliver(deliver(dataclass_replace(result, recorded=recorded)))
+    return recorded
+
+
+def _void_old_record(game: Game, existing: dict, tally_id: int) -> None:
+    old_events = [e.id for e in game.events() if e.data.get("tally_id") == existing["id"]]
+    game.void_tally(existing["id"])
+    game.void_events(old_events)
+    game.record(
+        existing["round"],
+        "tally_replaced",
+        None,
+        {"old": existing["id"], "new": tally_id, "voided_events": old_events},
+    )
+
+
+def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
+    """The day's vote (its stage, the next vote, whom it named), the deaths, the warnings."""
+    round_no, day = result.round, result.day
+    game.record(
+        round_no,
+        "day",
+        None,
+        {
+            "tally_id": tally_id,
+            "outcome": result.outcome.kind,
+            "seat": result.outcome.seat,
+            "seats": list(result.outcome.seats),
+            "stage": day.stage.as_json(),
+            "next": day.next.as_json() if day.next else None,
+            "voted": list(day.voted),
+            **({"early": True} if result.early else {}),
+        },
+    )
+    for seat in day.out:
+        game.record(round_no, "death", seat, {"how": "voted", "tally_id": tally_id})
+    for warning in result.warnings:
+        record_warning(
+            game,
+            round_no,
+            warning,
+            reason="non_voter",
+            at=result.deadline,
+            cause={"tally_id": tally_id},
+        )
+
+
+def record_warning(
+    game: Game,
+    round_no: int,
+    warning: GameWarning,
+    *,
+    reason: str,
+    at: datetime,
+    cause: dict[str, Any],
+) -> None:
+    """Record a warning and what it brings (inside a transaction).
+
+    “警告一次，二次换替补，无替补出局”: with ``substitute`` the next substitute
+    holds the seat from ``at`` on; with ``out`` the player drowns (淹死) unless
+    already out (voted out the same day), announced ``at`` (his 诈尸 window opens
+    then).  ``cause`` goes into every event.
+    """
+    holder = game.roster().seat(warning.seat)
+    game.record(
+        round_no,
+        "warning",
+        warning.seat,
+        {"reason": reason, "total": warning.total, "action": warning.action, **cause},
+    )
+    if warning.action == "substitute":
+        game.record(
+            round_no,
+            "substitution",
+            warning.seat,
+            {
+                "old": holder.name,
+                "old_uid": holder.uid,
+                "new": warning.substitute,
+                "new_uid": None,
+                "at": format_iso(at),
+                "by": "warnings",
+                **cause,
+            },
+        )
+    elif warning.action == "out" and holder.alive:
+        data = {"how": "drowned", "at": format_iso(at), **cause}
+        game.record(round_no, "death", warning.seat, data)
+
+
+def check_win(
+    game: Game, round_no: int, cause: dict, forced: GameOver | None = None
+) -> GameOver | None:
+    """After a recorded step: record the end of the game if it came (inside a transaction).
+
+    The rule set's win check over the game's state, unless the step itself ended
+    the game (``forced``: X's third tie is a draw).
+    """
+    over = forced or verdict_for(game)
+    if over:
+        game.record(round_no, "game_over", None, {**over.as_json(), **cause})
+    return over

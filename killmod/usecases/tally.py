@@ -1,0 +1,470 @@
+"""The tally use case: from a vote thread and a roster (or the game file) to the day's result.
+
+``from killmod import tally`` gives the same function the ``killmod tally``
+command calls.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import nullcontext
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from killmod.ballots.count import AuthorIndex, TallyOptions, count_votes
+from killmod.ballots.deadline import parse_deadline
+from killmod.ballots.rulings import Ruling, load_rulings, resolve
+from killmod.core.errors import BadInput
+from killmod.core.model import Post, Roster, Source, TallyResult
+from killmod.core.redact import redact_url
+from killmod.fetch.http import Fetcher, FetchOptions
+from killmod.fetch.settle import settle_times
+from killmod.fetch.thread import Thread, read_thread
+from killmod.game.dbfile import unwritable
+from killmod.game.guards import (
+    expect_day,
+    next_day,
+    refuse_early,
+    refuse_if_over,
+    refuse_other_rules,
+    thread_problems,
+)
+from killmod.game.roster import load_roster
+from killmod.rules import rule_set
+from killmod.usecases.provisional import Provisional, provisional_count
+
+if TYPE_CHECKING:
+    from killmod.game.store import Delivery, Game
+    from killmod.usecases.day import DayPlan
+    from scrapers.profile import Profile
+
+logger = logging.getLogger("killmod.tally")
+
+
+def tally(
+    source: str | None,
+    *,
+    deadline: str | datetime | None,
+    roster: Roster | str | Path | None = None,
+    game: Game | str | Path | None = None,
+    round_no: int | None = None,
+    record: bool = False,
+    replace_record: bool = False,
+    early: bool = False,
+    edits: str = "strict",
+    ambiguous_time: str = "count",
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None = None,
+    forum: str | None = None,
+    jobs: int = 4,
+    profile: Profile | str | Path | None = None,
+    fetching: FetchOptions | None = None,
+    phase: str | None = None,
+    now: datetime | None = None,
+    deliver: Callable[[TallyResult], Delivery] | None = None,
+) -> TallyResult:
+    """Read the vote thread at ``source`` and tally it under the rules.
+
+    Seats come from ``roster`` (a Roster or a roster file) or, without one,
+    from the ``game`` file (an open ``Game`` or its path), which ``record`` writes
+    the result into.
+    ``deadline`` is an aware datetime or the judge's text (``22:00``,
+    ``今晚22点``…; a form without a date is the first such time after the
+    thread's opening post).  With a game file, ``source`` and ``deadline`` may be None:
+    the round's vote thread and deadline as the file remembers them (``killmod open``,
+    ``killmod thread``).  ``profile`` (a Profile or a profile file) reads a
+    board no built-in format knows.  ``fetching`` says how pages are fetched (default:
+    ``jobs`` at once, no cache).  A ballot shown to the minute in the deadline's minute
+    is settled to the second from the board's archiver when it can be (``killmod.fetch.settle``).
+    The vote counted is the round's next one under the rule set (``killmod.usecases.day``):
+    ``phase`` (``point``/``knife``, 1.0 and 2.0) must be its phase when given.
+    ``rulings`` (rulings or a rulings file) by floor are resolved to their posts against
+    what the judge saw: the round's recorded snapshot when the game file has one, else
+    the thread as read (``killmod.ballots.rulings.resolve``).
+
+    Recording is refused before the deadline (``now``, default the clock) unless
+    ``early``, and for a thread that cannot be this vote's (README, “The game file”);
+    ``deliver`` renders what the judge receives from the recorded result, written
+    before the step is committed.
+    """
+    if roster is None:  # the SQLite library is imported only for a game file
+        from killmod.game.store import Game
+
+        using = Game.using(game)
+    else:
+        using = nullcontext(None)
+    with using as opened:
+        return _tally(
+            source,
+            deadline=deadline,
+            roster=roster,
+            game=opened,
+            round_no=round_no,
+            record=record,
+            replace_record=replace_record,
+            early=early,
+            options=TallyOptions(edits=edits, ambiguous_time=ambiguous_time),
+            rulings=rulings,
+            forum=forum,
+            profile=profile,
+            fetching=fetching or FetchOptions(jobs=jobs),
+            phase=phase,
+            now=now,
+            deliver=deliver,
+        )
+
+
+def _tally(
+    source: str | None,
+    *,
+    deadline: str | datetime | None,
+    roster: Roster | str | Path | None,
+    game: Game | None,
+    round_no: int | None,
+    record: bool,
+    replace_record: bool,
+    early: bool,
+    options: TallyOptions,
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None,
+    forum: str | None,
+    profile: Profile | str | Path | None,
+    fetching: FetchOptions,
+    phase: str | None,
+    now: datetime | None,
+    deliver: Callable[[TallyResult], Delivery] | None,
+) -> TallyResult:
+    thread, roster, plan, head, deadline, round_no = _read_vote(
+        source,
+        deadline=deadline,
+        roster=roster,
+        game=game,
+        round_no=round_no,
+        record=record,
+        replace_record=replace_record,
+        options=options,
+        phase=phase,
+        forum=forum,
+        profile=profile,
+        fetching=fetching,
+    )
+    tz = ZoneInfo(roster.timezone)
+    now = (now or datetime.now(tz)).astimezone(tz)
+    before = refuse_early(deadline, now, early=early) if record else now < deadline
+    options = _with_rulings(options, rulings, game, round_no, thread)
+    result = tally_thread(
+        thread, roster, deadline=deadline, round_no=round_no or 1, options=options, plan=plan
+    )
+    result = replace(result, early=before)
+    _check_thread(thread, result, recording=record)
+    if record:
+        from killmod.usecases.record import record_tally
+
+        recorded = record_tally(
+            game, thread, result, replace=replace_record, based_on=head, deliver=deliver
+        )
+        result = replace(result, recorded=recorded)
+    return result
+
+
+def count_so_far(
+    source: str | None,
+    *,
+    as_of: str | int,
+    deadline: str | datetime | None = None,
+    roster: Roster | str | Path | None = None,
+    game: Game | str | Path | None = None,
+    round_no: int | None = None,
+    edits: str = "strict",
+    ambiguous_time: str = "count",
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None = None,
+    forum: str | None = None,
+    profile: Profile | str | Path | None = None,
+    fetching: FetchOptions | None = None,
+    phase: str | None = None,
+    now: datetime | None = None,
+) -> Provisional:
+    """The vote count during the day (临时票型) of the vote thread at ``source``, as of
+    ``as_of``: a floor, ``"now"`` or a time (``killmod.usecases.provisional``).  Read as
+    :func:`tally` reads; never recorded."""
+    if roster is None:  # the SQLite library is imported only for a game file
+        from killmod.game.store import Game
+
+        using = Game.using(game)
+    else:
+        using = nullcontext(None)
+    options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time)
+    with using as opened:
+        thread, roster, plan, _, deadline, round_no = _read_vote(
+            source,
+            deadline=deadline,
+            roster=roster,
+            game=opened,
+            round_no=round_no,
+            record=False,
+            replace_record=False,
+            options=options,
+            phase=phase,
+            forum=forum,
+            profile=profile,
+            fetching=fetching or FetchOptions(),
+        )
+        tz = ZoneInfo(roster.timezone)
+        options = _with_rulings(options, rulings, opened, round_no, thread)
+        counted = provisional_count(
+            thread,
+            roster,
+            deadline=deadline,
+            as_of=as_of,
+            now=(now or datetime.now(tz)).astimezone(tz),
+            round_no=round_no or 1,
+            options=options,
+            plan=plan,
+        )
+        _check_thread(thread, counted.result, recording=False)
+        return counted
+
+
+def _read_vote(
+    source: str | None,
+    *,
+    deadline: str | datetime | None,
+    roster: Roster | str | Path | None,
+    game: Game | None,
+    round_no: int | None,
+    record: bool,
+    replace_record: bool,
+    options: TallyOptions,
+    phase: str | None,
+    forum: str | None,
+    profile: Profile | str | Path | None,
+    fetching: FetchOptions,
+) -> tuple[Thread, Roster, DayPlan, int | None, datetime, int | None]:
+    """The vote to count: its thread read (times in the deadline's minute settled), the
+    seats, the day's plan, the file's head, the deadline and the round."""
+    from killmod.usecases.day import plan_day, roster_plan
+
+    if roster is None:
+        if game is None:
+            raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
+        round_no = round_no or next_day(game)
+        if record:
+            check_recordable(game, round_no, replacing=replace_record)
+        roster = _state_before_day(game, round_no, replacing=record and replace_record)
+    elif not isinstance(roster, Roster):
+        roster = load_roster(Path(roster))
+    if record and game is None:
+        raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
+    source = vote_thread_or_remembered(game, source, round_no)
+    deadline = deadline_or_opened(game, deadline, round_no)
+    if game is None:
+        plan = roster_plan(roster, phase)
+    else:
+        replacing = record and replace_record
+        plan = plan_day(game, round_no, phase=phase, recording=record, replacing=replacing)
+    head = game.head() if game is not None else None
+    if profile is not None:
+        from scrapers.profile import Profile, load_profile
+
+        if not isinstance(profile, Profile):
+            profile = load_profile(Path(profile))
+    tz = ZoneInfo(roster.timezone)
+    needed = edits_needed(roster, deadline, round_no=round_no or 1, options=options, plan=plan)
+    with Fetcher(fetching) as fetcher:
+        thread = read_thread(
+            source, tz=tz, forum=forum, profile=profile, fetcher=fetcher, edits=needed
+        )
+        if game is not None:
+            refuse_other_rules(thread.title, roster.rules, game.path)
+        deadline = resolve_deadline(deadline, thread, tz)
+        thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
+    return thread, roster, plan, head, deadline, round_no
+
+
+def vote_thread_or_remembered(game: Game | None, source: str | None, round_no: int | None) -> str:
+    """``source``, else the round's vote thread the game file remembers."""
+    if source:
+        return source
+    if game is None:
+        raise BadInput(f"请给出第 {round_no or 1} 轮的投票帖（网址、保存的网页或文件夹）。")
+    from killmod.game.threads import VOTE, thread_or_remembered
+
+    return thread_or_remembered(game, source, thread=VOTE, round_no=round_no)
+
+
+def deadline_or_opened(
+    game: Game | None, deadline: str | datetime | None, round_no: int | None
+) -> str | datetime:
+    """The deadline given, else the one ``killmod open`` recorded for the round's vote."""
+    if deadline is not None:
+        return deadline
+    from killmod.usecases.open import opened_deadline
+
+    opened = opened_deadline(game, round_no) if game is not None and round_no else None
+    if opened is None:
+        where = f"第 {round_no} 轮的这次投票" if round_no else "这次投票"
+        raise BadInput(
+            f"请用 --deadline 给出截止时间（游戏文件里没有{where}的截止时间："
+            "killmod open 会记下它）。"
+        )
+    return opened
+
+
+def _with_rulings(
+    options: TallyOptions,
+    rulings: Iterable[Ruling] | Mapping[int, Ruling] | str | Path | None,
+    game: Game | None,
+    round_no: int | None,
+    thread: Thread,
+) -> TallyOptions:
+    """The rulings (a file is read) by floor resolved against what the judge saw."""
+    if isinstance(rulings, str | Path):
+        rulings = load_rulings(Path(rulings))
+    seen = _recorded_floors(game, round_no) if game is not None else None
+    if seen is None:
+        seen = [(post.pid, post.floor) for post in thread.posts]
+    return replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
+
+
+def check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
+    """Before the thread is read: the file can be written, the round can be recorded."""
+    problem = unwritable(game.path)
+    if problem:
+        raise BadInput(problem)
+    if not replacing:
+        refuse_if_over(game)
+    expect_day(game, round_no, replacing=replacing)
+
+
+def _check_thread(thread: Thread, result: TallyResult, *, recording: bool) -> None:
+    """A thread that cannot be this vote's: a recording is refused, a count warned."""
+    problems = thread_problems(thread, result)
+    if problems and recording:
+        raise BadInput("没有记录：" + "".join(problems))
+    for problem in problems:
+        logger.warning(problem)
+
+
+def tally_thread(
+    thread: Thread,
+    roster: Roster,
+    *,
+    deadline: str | datetime,
+    round_no: int = 1,
+    options: TallyOptions | None = None,
+    plan: DayPlan | None = None,
+) -> TallyResult:
+    """Tally posts already read (the pure part of :func:`tally`).
+
+    Posts whose time was settled from the archiver say so in their verdict's notes.
+    ``plan`` is the vote under the rule set's day (``killmod.usecases.day``): whom it may
+    name, who is silenced, how posts are read, and what the count leads to.
+    """
+    deadline = resolve_deadline(deadline, thread, ZoneInfo(roster.timezone))
+    source = Source(
+        redact_url(thread.source), thread.title, thread.pages, len(thread.posts), thread.views
+    )
+    result = count_votes(
+        thread.posts,
+        roster,
+        deadline,
+        rules=rule_set(roster.rules),
+        source=source,
+        round_no=round_no,
+        options=options,
+        reader=plan.reader(roster) if plan else None,
+        scope=plan.scope() if plan else None,
+    )
+    result = plan.settle(result) if plan else result
+    return _note_settled(result, set(thread.settled))
+
+
+# Verdicts the tally gives before it looks at an edit (``killmod.ballots.count``): such a post is
+# rejected whether or not it was edited.  Every other post's edits may change the count.
+_DECIDED_BEFORE_EDITS = frozenset(
+    {
+        "judge",
+        "not_player",
+        "replaced",
+        "dead",
+        "ignored",
+        "earlier_vote",
+        "late",
+        "time_ambiguous",
+        "proxy",
+        "no_vote",
+        "ambiguous",
+        "unknown_target",
+        "invalid_target",
+    }
+)
+
+
+def edits_needed(
+    roster: Roster,
+    deadline: str | datetime,
+    *,
+    round_no: int,
+    options: TallyOptions,
+    plan: DayPlan | None,
+) -> Callable[[tuple[Post, ...]], list[int]]:
+    """Which posts' edits the tally needs, from the posts as read (their edits not yet
+    known): the ballots it would count or supersede — a post it rejects for another reason
+    is rejected, edited or not (``killmod.fetch.plan`` reads the edit notices of these only)."""
+
+    def needed(posts: tuple[Post, ...]) -> list[int]:
+        thread = Thread("", None, 1, posts, "")
+        unruled = replace(options, rulings=())  # a ruling only ever skips the edit check
+        result = tally_thread(
+            thread, roster, deadline=deadline, round_no=round_no, options=unruled, plan=plan
+        )
+        return [v.pid for v in result.verdicts if v.verdict not in _DECIDED_BEFORE_EDITS]
+
+    return needed
+
+
+def resolve_deadline(deadline: str | datetime, thread: Thread, tz: ZoneInfo) -> datetime:
+    """The deadline as an aware datetime; a text without a date follows the opening post."""
+    if isinstance(deadline, datetime):
+        return deadline
+    opening = thread.posts[0].posted_at if thread.posts else None
+    return parse_deadline(deadline, tz, opening)
+
+
+def players_posts(roster: Roster) -> Callable[[Post], bool]:
+    """Whether a post is by a player of ``roster`` (the posts worth settling)."""
+    authors = AuthorIndex(roster)
+    return lambda post: authors.identify(post)[0] == "player"
+
+
+def _note_settled(result: TallyResult, settled: set[int]) -> TallyResult:
+    if not settled:
+        return result
+    verdicts = tuple(
+        replace(v, notes=(*v.notes, "settled_by_archiver")) if v.pid in settled else v
+        for v in result.verdicts
+    )
+    return replace(result, verdicts=verdicts)
+
+
+def _recorded_floors(game, round_no: int | None) -> list[tuple[int, int | None]] | None:
+    """The (pid, floor) of the posts of the round's recorded snapshot, if it has one: what
+    the judge saw when writing rulings by floor for a tally recorded again."""
+    existing = game.tally_record(round_no) if round_no else None
+    if existing is None:
+        return None
+    rows = game.db.query("select pid, floor from posts where tally_id = ?", [existing["id"]])
+    return [(row["pid"], row["floor"]) for row in rows]
+
+
+def _state_before_day(game, round_no: int, *, replacing: bool) -> Roster:
+    """The roster a day is counted on: re-recording a day counts it on the state before it."""
+    existing = game.tally_record(round_no)
+    if existing is None or not replacing:
+        return game.roster()
+    later = [e.round for e in game.events("day") if e.round and e.round > round_no]
+    if later:
+        raise BadInput(f"第 {max(later)} 轮已经记录，只能重新记录最近的一轮（第 {max(later)} 轮）")
+    return game.roster(without_tally=existing["id"])

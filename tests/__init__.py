@@ -1,0 +1,1 @@
+"""killmod's tests (a package, so that ``tests.support`` is found by name)."""

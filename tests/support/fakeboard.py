@@ -1,0 +1,625 @@
+# ruff: noqa: E501 -- the HTML keeps Discuz's own long lines, as the board sends them
+"""A Discuz! X3.4 board that takes forms, for the tests: login, replies, 站内短信, the inbox.
+
+Modelled on the exchange a program had with a real X3.4 board (the posting recordings
+README.md's “Speaking on the board” describes): cookies named with the board's prefix
+(``PREFIX_saltkey``, ``PREFIX_auth``); every page of a logged-in member carrying
+``discuz_uid``, his name in ``strong.vwmy`` and the session's ``formhash``; the thread
+page's quick-reply form; answers to forms posted with ``inajax=1`` as ``text/xml``
+wrapping ``<root><![CDATA[…]]></root>`` with ``succeedhandle_KEY('URL', 'MSG', {…})``
+(the new ``pid`` or ``pmid``) or ``errorhandle_KEY('MSG', {…})``; the "Discuz! System
+Error" page for a wrong formhash; the 发消息 dialog; the inbox (``dl#pmlist_PLID``) and a
+conversation (``dl#pmlist_PMID``, the judge's messages marked 您), times to the minute,
+messages of one second not listed in pmid order.  Refusals as the board words them:
+flood control (posts and 站内短信 share one clock; a reply's refusal states its seconds),
+a closed thread, not logged in, no permission.  Two page bars the recordings do not show
+(the inbox and a conversation over ten items) follow Discuz's ``multi()``; a conversation
+without ``page`` shows its last page.
+
+``stall`` holds the answer to the next form the board accepted for that many seconds (the
+post is made, the answer comes too late); ``lose_next`` loses that many forms on the way
+(no answer, nothing made); ``refuse_next`` refuses the next form with these words (as
+the board words a refusal the tests cannot otherwise bring about: a session that ended
+between the page and the form); ``rewrite`` changes what a reply shows (a smiley made an
+image); ``expire_formhash`` gives a member a new formhash each time he
+is shown a page (the one the page carries is stale by the time the form comes); ``clock``
+is the board's monotonic clock for flood control (a test may advance it); ``now`` its
+wall clock for the times it shows.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from http.cookiejar import MozillaCookieJar
+from pathlib import Path
+from urllib.parse import parse_qs, parse_qsl, urlsplit
+
+import requests
+
+from tests.support.pagebuilder import (
+    SHANGHAI,
+    FakePost,
+    FakeThread,
+    Response,
+    _document,
+    _encode,
+    _escape,
+    _message_page,
+    _relative_text,
+    login_page,
+    render_discuz_x_page,
+    system_error_page,
+)
+
+PREFIX = "Kq7m_2132_"
+GUEST_FORMHASH = "d2f00869"
+XSS_MESSAGE = "您当前的访问请求当中含有非法字符，已经被系统拒绝"
+PM_SYSTEM_ERROR = 'Undefined constant "CURMODULE"'
+REPLY_OK = "非常感谢，回复发布成功，现在将转入主题页，请稍候……[ 点击这里转入主题列表 ]"
+CLOSED = "抱歉，本主题已关闭，不再接受新内容"
+NOT_LOGGED_IN = "抱歉，您尚未登录，没有权限在该版块回帖"
+NO_PERMISSION = "抱歉，您没有权限在该版块回帖"
+PM_FLOOD = "两次发送短消息太快，请稍候再发送"
+PER_PAGE = 10
+
+
+@dataclass
+class Member:
+    """A member of the board: uid, name, password, his session's formhash."""
+
+    uid: int
+    name: str
+    password: str
+    formhash: str
+
+
+@dataclass
+class BoardThread:
+    """A thread of the board, whether it is closed and who may reply (None: any member)."""
+
+    thread: FakeThread
+    fid: int = 2
+    closed: bool = False
+    repliers: set[int] | None = None
+
+
+@dataclass
+class Letter:
+    """A 站内短信 as the board stores it."""
+
+    pmid: int
+    sender: int
+    to: int
+    text: str
+    at: datetime
+
+
+@dataclass
+class FakeBoard:
+    """The board's members, threads and messages, and how it answers requests."""
+
+    charset: str = "utf-8"
+    floodctrl: int = 0
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(SHANGHAI))
+    clock: Callable[[], float] = time.monotonic
+    stall: float = 0.0
+    lose_next: int = 0
+    expire_formhash: bool = False
+    refuse_next: str | None = None
+    rewrite: Callable[[str], str] | None = None
+    members: dict[int, Member] = field(default_factory=dict)
+    threads: dict[int, BoardThread] = field(default_factory=dict)
+    letters: list[Letter] = field(default_factory=list)
+    replies: list[tuple[int, int, str]] = field(default_factory=list)  # (tid, pid, message)
+    sessions: dict[str, int] = field(default_factory=dict)
+    last_write: dict[int, float] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    # --- setting it up ----------------------------------------------------------------
+
+    def member(self, name: str, uid: int, password: str = "secret") -> Member:
+        """Register a member."""
+        found = Member(uid, name, password, f"{(uid * 2654435761) % 16**8:08x}")
+        self.members[uid] = found
+        return found
+
+    def add_thread(self, thread: FakeThread, **options) -> BoardThread:
+        """Put a thread on the board (``closed``, ``repliers``…)."""
+        held = BoardThread(thread, **options)
+        self.threads[thread.tid] = held
+        return held
+
+    def write(self, sender: int, to: int, text: str, at: datetime) -> int:
+        """A 站内短信 from ``sender`` to ``to`` sent at ``at`` (a player writing the judge)."""
+        with self._lock:
+            pmid = len(self.letters) + 1
+            self.letters.append(Letter(pmid, sender, to, text, at))
+            return pmid
+
+    def pms_to(self, uid: int, sender: int | None = None) -> list[Letter]:
+        """The messages ``uid`` received (from ``sender``)."""
+        return [
+            letter
+            for letter in self.letters
+            if letter.to == uid and (sender is None or letter.sender == sender)
+        ]
+
+    # --- answering ----------------------------------------------------------------------
+
+    def __call__(self, path_and_query: str) -> Response:
+        return self.handle("GET", path_and_query, {}, b"")
+
+    def handle(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Response:
+        """The board's answer to one request."""
+        parts = urlsplit(path)
+        query = {key: values[0] for key, values in parse_qs(parts.query).items()}
+        viewer = self._viewer(headers)
+        form = self._form(body) if method == "POST" else {}
+        if parts.path == "/member.php" and query.get("mod") == "logging":
+            return self._login(method, query, form)
+        if parts.path == "/forum.php" and query.get("mod") == "viewthread":
+            return self._thread(query, viewer)
+        if parts.path == "/forum.php" and query.get("mod") == "post" and method == "POST":
+            return self._reply(query, form, viewer)
+        if parts.path == "/home.php" and query.get("mod") == "spacecp" and query.get("ac") == "pm":
+            if query.get("op") == "showmsg":
+                return self._dialog(query, viewer)
+            if query.get("op") == "send" and method == "POST":
+                return self._send(query, form, viewer)
+        if parts.path == "/home.php" and query.get("mod") == "space" and query.get("do") == "pm":
+            if viewer is None:
+                return login_page(charset=self.charset, now=self.now())
+            if query.get("subop") == "view":
+                return self._conversation(query, viewer)
+            return self._inbox(query, viewer)
+        return Response(404, {"Content-Type": "text/html"}, b"<html>Not Found</html>")
+
+    def _viewer(self, headers: dict[str, str]) -> Member | None:
+        cookie = next((v for k, v in headers.items() if k.lower() == "cookie"), "")
+        for part in cookie.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == f"{PREFIX}auth" and value in self.sessions:
+                return self.members.get(self.sessions[value])
+        return None
+
+    def _form(self, body: bytes) -> dict[str, str]:
+        codec = "gbk" if self.charset == "gbk" else "utf-8"
+        return dict(parse_qsl(body.decode("ascii"), keep_blank_values=True, encoding=codec))
+
+    def _page(self, text: str) -> Response:
+        return Response(
+            200,
+            {"Content-Type": f"text/html; charset={self.charset}"},
+            _encode(text, self.charset),
+        )
+
+    def _xml(self, inner: str, cookies: list[str] | None = None) -> Response:
+        text = f'<?xml version="1.0" encoding="{self.charset}"?>\n<root><![CDATA[{inner}]]></root>'
+        headers: dict = {"Content-type": f"text/xml; charset={self.charset}"}
+        if cookies:
+            headers["Set-Cookie"] = cookies
+        return Response(200, headers, _encode(text, self.charset))
+
+    def _expire(self, member: Member) -> None:
+        member.formhash = f"{(int(member.formhash, 16) + 1) % 16**8:08x}"
+
+    def _lost(self) -> bool:
+        """Whether this form is lost on the way (the client waits in vain)."""
+        if not self.lose_next:
+            return False
+        self.lose_next -= 1
+        time.sleep(2.0)
+        return True
+
+    def _accepted(self, response: Response) -> Response:
+        """The answer to a form the board carried out: late when the board stalls."""
+        if self.stall:
+            wait, self.stall = self.stall, 0.0
+            time.sleep(wait)
+        return response
+
+    # --- logging in (what the judge's browser did; killmod never does it) -------------
+
+    def _login(self, method: str, query: dict[str, str], form: dict[str, str]) -> Response:
+        if method == "GET":
+            salt = f"{PREFIX}saltkey=nSFLyDeY; path=/; HttpOnly"
+            page = (
+                '<html><head><meta http-equiv="Content-Type" content="text/html; charset='
+                f'{self.charset}" /></head><body><form method="post" id="loginform_LNILd" '
+                'action="member.php?mod=logging&amp;action=login&amp;loginsubmit=yes&amp;'
+                'loginhash=LNILd"><input type="hidden" name="formhash" '
+                f'value="{GUEST_FORMHASH}" /></form></body></html>'
+            )
+            response = self._page(page)
+            response.headers["Set-Cookie"] = [salt, f"{PREFIX}sid=TaCV1i; path=/"]
+            return response
+        member = next((m for m in self.members.values() if m.name == form.get("username")), None)
+        if form.get("formhash") != GUEST_FORMHASH:
+            return system_error_page(XSS_MESSAGE, charset=self.charset)
+        if member is None or member.password != form.get("password"):
+            return self._xml(
+                '<script type="text/javascript" reload="1">if(typeof errorhandle_==\'function\')'
+                " {errorhandle_('登录失败，您还可以尝试 4 次', {'loginperm':'4'});}</script>"
+            )
+        token = f"auth{member.uid}x{len(self.sessions)}"
+        self.sessions[token] = member.uid
+        return self._xml(
+            '<script type="text/javascript" reload="1">if(typeof succeedhandle_==\'function\')'
+            " {succeedhandle_('forum.php', '', {});}</script>"
+            f"<script>$('succeedlocation').innerHTML = '欢迎您回来，{member.name}';</script>",
+            [f"{PREFIX}auth={token}; path=/; HttpOnly", f"{PREFIX}lastact=1; path=/"],
+        )
+
+    # --- a thread as its member sees it --------------------------------------------------
+
+    def _thread(self, query: dict[str, str], viewer: Member | None) -> Response:
+        held = self.threads.get(int(query.get("tid", "0") or 0))
+        if held is None:
+            return self._page(
+                _message_page(
+                    "抱歉，指定的主题不存在或已被删除或正在被审核",
+                    "alert_error",
+                    "",
+                    "",
+                    self.now(),
+                    self.charset,
+                )
+            )
+        page = int(query.get("page", "1") or 1)
+        with self._lock:
+            rendered = render_discuz_x_page(held.thread, page, charset=self.charset).decode(
+                "gb18030" if self.charset == "gbk" else self.charset
+            )
+        return self._page(self._as_seen(rendered, viewer, held))
+
+    def _as_seen(self, page: str, viewer: Member | None, held: BoardThread | None = None) -> str:
+        """A guest's page as ``viewer`` sees it: his uid, name and formhash, the prefix,
+        and (on a thread he may reply to) the quick-reply box."""
+        page = page.replace("cookiepre = 'Rk3e_2132_'", f"cookiepre = '{PREFIX}'")
+        if viewer is None:
+            return page.replace("3f9a1c2e", GUEST_FORMHASH)
+        page = page.replace("discuz_uid = '0'", f"discuz_uid = '{viewer.uid}'")
+        page = re.sub(
+            r'<form method="post" autocomplete="off" id="lsform".*?</form>',
+            _member_bar(viewer),
+            page,
+            count=1,
+            flags=re.DOTALL,
+        )
+        page = page.replace("3f9a1c2e", viewer.formhash)
+        if self.expire_formhash:
+            self._expire(viewer)
+        if held is not None:
+            may = not held.closed and (held.repliers is None or viewer.uid in held.repliers)
+            box = (
+                '<textarea rows="6" cols="80" name="message" id="fastpostmessage" class="pt">'
+                f'</textarea>\n<input type="hidden" name="formhash" value="{viewer.formhash}" />\n'
+                f'<input type="hidden" name="posttime" id="posttime" value="{int(time.time())}" />'
+                if may
+                else '<div class="pt hm">您现在无权发帖。</div>'
+            )
+            page = re.sub(
+                r'<div class="pt hm">\s*您需要登录后才可以回帖.*?</div>',
+                box,
+                page,
+                count=1,
+                flags=re.DOTALL,
+            )
+        return page
+
+    def _reply(
+        self, query: dict[str, str], form: dict[str, str], viewer: Member | None
+    ) -> Response:
+        key = "fastpost"
+        if self._lost():
+            return Response(504, {"Content-Type": "text/plain"}, b"")
+        if self.refuse_next:
+            said, self.refuse_next = self.refuse_next, None
+            return self._xml(_error(key, said))
+        held = self.threads.get(int(query.get("tid", "0") or 0))
+        if viewer is None:
+            if form.get("formhash") != GUEST_FORMHASH:
+                return system_error_page(XSS_MESSAGE, charset=self.charset)
+            return self._xml(_error(key, NOT_LOGGED_IN))
+        if form.get("formhash") != viewer.formhash:
+            return system_error_page(XSS_MESSAGE, charset=self.charset)
+        if held is None:
+            return self._xml(_error(key, "抱歉，指定的主题不存在或已被删除或正在被审核"))
+        if held.closed:
+            return self._xml(_error(key, CLOSED))
+        if held.repliers is not None and viewer.uid not in held.repliers:
+            return self._xml(_error(key, NO_PERMISSION))
+        with self._lock:
+            if self._flooding(viewer.uid):
+                message = f"抱歉，您两次发表间隔少于 {self.floodctrl} 秒，请稍候再发表"
+                return self._xml(_error(key, message, {"floodctrl": str(self.floodctrl)}))
+            thread = held.thread
+            pid = max((p.pid for p in thread.posts), default=0) + 1
+            shown = _bbcode_html(form.get("message", ""))
+            posted = FakePost(
+                pid,
+                viewer.name,
+                viewer.uid,
+                self.now(),
+                self.rewrite(shown) if self.rewrite else shown,
+            )
+            thread.posts.append(posted)
+            thread.now = max(thread.now, posted.posted_at)
+            self.replies.append((thread.tid, pid, form.get("message", "")))
+            self.last_write[viewer.uid] = self.clock()
+        url = f"forum.php?mod=viewthread&tid={thread.tid}&pid={pid}&page=1&extra=#pid{pid}"
+        values = {
+            "fid": str(held.fid),
+            "tid": str(thread.tid),
+            "pid": str(pid),
+            "from": "",
+            "sechash": "",
+        }
+        return self._accepted(self._xml(_succeed(key, url, REPLY_OK, values)))
+
+    def _flooding(self, uid: int) -> bool:
+        last = self.last_write.get(uid)
+        return bool(self.floodctrl) and last is not None and self.clock() - last < self.floodctrl
+
+    # --- 站内短信 --------------------------------------------------------------------------
+
+    def _dialog(self, query: dict[str, str], viewer: Member | None) -> Response:
+        uid = int(query.get("touid", "0") or 0)
+        if viewer is None:
+            location = f"member.php?mod=logging&action=login&handlekey=showmsg_{uid}&infloat=yes"
+            return Response(302, {"Content-Type": "text/html", "location": location}, b"")
+        other = self.members.get(uid)
+        if other is None:
+            return self._xml('<div class="alert_error">对不起，您指定的用户并不存在。</div>')
+        inner = (
+            f'<div class="pm">\n<h3 class="flb">\n<em>正在与{_escape(other.name)}聊天中……</em>\n</h3>\n'
+            '<div class="pm_tac bbda cl">\n'
+            f'<a href="home.php?mod=space&amp;do=pm&amp;subop=view&amp;touid={uid}#last" class="y" '
+            f'target="_blank">查看与{_escape(other.name)}的聊天记录</a>\n'
+            f'<a href="home.php?mod=space&amp;uid={uid}" target="_blank">访问{_escape(other.name)}的空间</a>\n'
+            '</div>\n<div class="pmfm">\n'
+            f'<form id="pmform_{uid}" name="pmform_{uid}" method="post" autocomplete="off" '
+            f'action="home.php?mod=spacecp&amp;ac=pm&amp;op=send&amp;touid={uid}">\n'
+            '<input type="hidden" name="pmsubmit" value="true" />\n'
+            f'<input type="hidden" name="touid" value="{uid}" />\n'
+            f'<input type="hidden" name="formhash" value="{viewer.formhash}" />\n'
+            f'<input type="hidden" name="handlekey" value="showmsg_{uid}" />\n'
+            '<textarea rows="3" cols="80" name="message" class="pt" id="pmmessage"></textarea>\n'
+            "</form>\n</div>\n</div>"
+        )
+        if self.expire_formhash:
+            self._expire(viewer)
+        return self._xml(inner)
+
+    def _send(self, query: dict[str, str], form: dict[str, str], viewer: Member | None) -> Response:
+        uid = int(query.get("touid", "0") or 0)
+        key = f"showmsg_{uid}"
+        if self._lost():
+            return Response(504, {"Content-Type": "text/plain"}, b"")
+        if self.refuse_next:
+            said, self.refuse_next = self.refuse_next, None
+            return self._xml(_error(key, said))
+        if viewer is None or form.get("formhash") != viewer.formhash:
+            message = PM_SYSTEM_ERROR if viewer is None else XSS_MESSAGE
+            return system_error_page(message, charset=self.charset)
+        if uid not in self.members:
+            return self._xml(_error(key, "收件人不存在或已被删除"))
+        with self._lock:
+            if self._flooding(viewer.uid):
+                return self._xml(_error(key, PM_FLOOD))
+            pmid = len(self.letters) + 1
+            self.letters.append(Letter(pmid, viewer.uid, uid, form.get("message", ""), self.now()))
+            self.last_write[viewer.uid] = self.clock()
+        url = f"home.php?mod=space&do=pm&subop=view&touid={uid}"
+        return self._accepted(self._xml(_succeed(key, url, "操作成功 ", {"pmid": str(pmid)})))
+
+    def _inbox(self, query: dict[str, str], viewer: Member) -> Response:
+        talks: dict[int, list[Letter]] = {}
+        for letter in self.letters:
+            if viewer.uid in (letter.sender, letter.to):
+                other = letter.to if letter.sender == viewer.uid else letter.sender
+                talks.setdefault(other, []).append(letter)
+        ordered = sorted(
+            talks.items(), key=lambda item: max(letter.at for letter in item[1]), reverse=True
+        )
+        pages = max(1, -(-len(ordered) // PER_PAGE))
+        page = min(max(int(query.get("page", "1") or 1), 1), pages)
+        shown = ordered[(page - 1) * PER_PAGE : page * PER_PAGE]
+        rows = "".join(self._inbox_row(viewer, other, letters) for other, letters in shown)
+        bar = _page_bar(page, pages, "home.php?mod=space&do=pm&filter=privatepm")
+        main = (
+            '<div id="ct" class="ct2_a wp cl"><div class="mn"><div class="bm bw0">'
+            '<h1 class="mt"> 消息</h1><form id="deletepmform"><div class="xld xlda pml mtm mbm">'
+            f"{rows}</div>{bar}</form></div></div></div>"
+        )
+        return self._page(
+            self._as_seen(_document(_head("消息", self.charset), main, self.now()), viewer)
+        )
+
+    def _inbox_row(self, viewer: Member, other: int, letters: list[Letter]) -> str:
+        last = max(letters, key=lambda letter: (letter.at, letter.pmid))
+        name = _escape(self.members[other].name) if other in self.members else "?"
+        link = (
+            f'<a href="home.php?mod=space&amp;uid={other}" target="_blank" class="xw1">{name}</a>'
+        )
+        said = (
+            f'{link} 对 <span class="xi2">您</span> 说 :'
+            if last.sender == other
+            else (f'<span class="xi2">您</span> 对 {link} 说 :')
+        )
+        plid = min(other, viewer.uid) * 100000 + max(other, viewer.uid)
+        return (
+            f'<dl id="pmlist_{plid}" class="bbda cur1 cl">\n'
+            f'<dd class="m avt"><a href="home.php?mod=space&amp;uid={other}" target="_blank"><img '
+            f'src="uc_server/avatar.php?uid={other}&size=small" /></a></dd>\n'
+            '<dd class="ptm pm_c">\n<div class="o">'
+            f'<input type="checkbox" name="deletepm_deluid[]" class="pc" value="{other}" /></div>\n'
+            f"{said}<br />\n{_escape(last.text)} &nbsp;  <br />\n"
+            f'<span class="xg1">{self._minute(last.at)}</span> &nbsp; \n'
+            f'<span class="pm_o y"><span class="xg1 z">共 {len(letters)} 条</span> | '
+            f'<a href="home.php?mod=space&amp;do=pm&amp;subop=view&amp;touid={other}#last" '
+            f'id="pmlist_{plid}_a">回复</a></span>\n</dd>\n</dl>\n'
+        )
+
+    def _conversation(self, query: dict[str, str], viewer: Member) -> Response:
+        other = int(query.get("touid", "0") or 0)
+        letters = [
+            letter for letter in self.letters if {letter.sender, letter.to} == {viewer.uid, other}
+        ]
+        # One second's messages are not listed in pmid order (as on the real board).
+        letters.sort(key=lambda letter: (letter.at.replace(microsecond=0), -letter.pmid))
+        pages = max(1, -(-len(letters) // PER_PAGE))
+        page = min(max(int(query.get("page", str(pages)) or pages), 1), pages)
+        shown = letters[(page - 1) * PER_PAGE : page * PER_PAGE]
+        rows = "".join(self._message_row(viewer, letter) for letter in shown)
+        name = _escape(self.members[other].name) if other in self.members else "?"
+        base = f"home.php?mod=space&do=pm&subop=view&touid={other}"
+        main = (
+            '<div id="ct" class="ct2_a wp cl"><div class="mn"><div class="bm bw0">'
+            f'<div class="xw1">共有 <span id="membernum" class="xi1">{len(letters)}</span> 条与 '
+            f'<a href="home.php?mod=space&amp;uid={other}">{name}</a> 的交谈记录</div>'
+            f'<div id="pm_ul" class="xld xlda mbm pml">{rows}<div id="pm_append" style="display: none"></div></div>'
+            f"{_page_bar(page, pages, base)}</div></div></div>"
+        )
+        return self._page(
+            self._as_seen(_document(_head("消息", self.charset), main, self.now()), viewer)
+        )
+
+    def _message_row(self, viewer: Member, letter: Letter) -> str:
+        mine = letter.sender == viewer.uid
+        who = (
+            '<span class="xi2 xw1">您</span>'
+            if mine
+            else f'<a href="home.php?mod=space&amp;uid={letter.sender}" target="_blank" class="xw1">'
+            f"{_escape(self.members[letter.sender].name)}</a>"
+        )
+        text = _escape(letter.text).replace("\n", "<br />\n")
+        return (
+            f'<dl id="pmlist_{letter.pmid}" class="bbda cl">\n'
+            f'<dd class="m avt" ><a href="home.php?mod=space&amp;uid={letter.sender}" target="_blank">'
+            f'<img src="uc_server/avatar.php?uid={letter.sender}&size=small" /></a></dd>\n'
+            f'<dd class="ptm">\n{who}\n &nbsp; \n<br />\n{text}<br />\n'
+            f'<span class="xg1">{self._minute(letter.at)}</span>\n</dd>\n\n</dl>'
+        )
+
+    def _minute(self, at: datetime) -> str:
+        """dgmdate($dateline, 'u') with the minute format: relative text in a titled span
+        (the minute) within the week, else the minute written out."""
+        local = at.astimezone(SHANGHAI)
+        exact = f"{local.year}-{local.month}-{local.day} {local:%H:%M}"
+        text = _relative_text(local.replace(microsecond=0), self.now().astimezone(SHANGHAI))
+        return exact if text is None else f'<span title="{exact}">{text}</span>'
+
+
+def _member_bar(viewer: Member) -> str:
+    name = _escape(viewer.name)
+    return (
+        '<div id="um">\n<p>\n'
+        f'<strong class="vwmy"><a href="home.php?mod=space&amp;uid={viewer.uid}" target="_blank" '
+        f'title="访问我的空间">{name}</a></strong>\n'
+        '<span class="pipe">|</span><a href="home.php?mod=space&amp;do=pm" id="pm_ntc">消息</a>\n'
+        '<span class="pipe">|</span><a href="member.php?mod=logging&amp;action=logout&amp;'
+        f'formhash={viewer.formhash}">退出</a>\n</p>\n</div>'
+    )
+
+
+def _head(title: str, charset: str) -> dict[str, object]:
+    return {
+        "charset": charset,
+        "title": title,
+        "canonical": "",
+        "keywords": "",
+        "description": ",示例论坛",
+        "body_class": "pg_space",
+    }
+
+
+def _page_bar(page: int, pages: int, base: str) -> str:
+    """Discuz's multi() bar for a list of ``pages`` pages; empty for one page."""
+    if pages < 2:
+        return ""
+    links = []
+    if page > 1:
+        links.append(f'<a href="{base}&amp;page={page - 1}" class="prev">&nbsp;&nbsp;</a>')
+    for number in range(1, pages + 1):
+        links.append(
+            f"<strong>{number}</strong>"
+            if number == page
+            else f'<a href="{base}&amp;page={number}">{number}</a>'
+        )
+    if page < pages:
+        links.append(f'<a href="{base}&amp;page={page + 1}" class="nxt">下一页</a>')
+    return '<div class="pg">' + "".join(links) + "</div>"
+
+
+def _succeed(key: str, url: str, message: str, values: dict[str, str]) -> str:
+    shown = ",".join(f"'{k}':'{v}'" for k, v in values.items())
+    return (
+        f'<script type="text/javascript" reload="1">if(typeof succeedhandle_{key}==\'function\') '
+        f"{{succeedhandle_{key}('{url}', '{message}', {{{shown}}});}}</script>"
+    )
+
+
+def _error(key: str, message: str, values: dict[str, str] | None = None) -> str:
+    shown = ",".join(f"'{k}':'{v}'" for k, v in (values or {}).items())
+    return (
+        f'{message}<script type="text/javascript" reload="1">if(typeof errorhandle_{key}=='
+        f"'function') {{errorhandle_{key}('{message}', {{{shown}}});}}</script>"
+    )
+
+
+_BBCODE = (
+    (re.compile(r"\[b\]"), "<strong>"),
+    (re.compile(r"\[/b\]"), "</strong>"),
+    (re.compile(r"\[i\]"), "<i>"),
+    (re.compile(r"\[/i\]"), "</i>"),
+    (re.compile(r"\[size=(\d+)\]"), r'<font size="\1">'),
+    (re.compile(r"\[color=([#\w]+)\]"), r'<font color="\1">'),
+    (re.compile(r"\[/(?:size|color)\]"), "</font>"),
+)
+
+
+def _bbcode_html(message: str) -> str:
+    """discuzcode(): the tags X3.4 knows as HTML (an unknown one, [spoiler], stays text)."""
+    text = message.replace("<", "&lt;").replace(">", "&gt;")
+    for pattern, replacement in _BBCODE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def log_in(
+    base_url: str, name: str, password: str, cookies: Path, *, charset: str = "utf-8"
+) -> Path:
+    """Log in as a browser does and export its cookies as cookies.txt (Netscape), the file
+    a judge hands killmod; ``password`` None exports a guest's cookies."""
+    session = requests.Session()
+    form = session.get(f"{base_url}/member.php?mod=logging&action=login", timeout=10)
+    formhash = re.search(r'name="formhash" value="(\w+)"', form.text).group(1)
+    if password is not None:
+        body = {
+            "formhash": formhash,
+            "username": name,
+            "password": password,
+            "cookietime": "2592000",
+        }
+        data = "&".join(
+            f"{key}={requests.utils.quote(value.encode('gbk' if charset == 'gbk' else 'utf-8'))}"
+            for key, value in body.items()
+        )
+        session.post(
+            f"{base_url}/member.php?mod=logging&action=login&loginsubmit=yes&inajax=1&loginhash=LNILd",
+            data=data,
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+            timeout=10,
+        )
+    jar = MozillaCookieJar(str(cookies))
+    for cookie in session.cookies:
+        cookie.expires = int(time.time()) + 86400
+        jar.set_cookie(cookie)
+    jar.save(ignore_discard=True, ignore_expires=True)
+    return cookies
