@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from killmod.core.errors import BadInput
-from killmod.game.roster import TomlTable, TomlText, read_toml_text, show
+from killmod.core.tomlfile import TomlTable, TomlText, read_toml_text, show
 
 RULING_KEYS = ("ignore", "target", "note")
 ABSTAIN = "abstain"
