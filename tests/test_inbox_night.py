@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from killmod.board.inbox import InboxNight, read_night
+from killmod.board.inbox import read_night
 from killmod.board.session import BoardOptions
 from killmod.game.store import Game
+from killmod.usecases.inbox import InboxNight
 from tests.support.boardgames import BoardGame, board_game
 from tests.support.pagebuilder import SHANGHAI
 

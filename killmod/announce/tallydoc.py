@@ -1,19 +1,17 @@
-"""The ``killmod.tally/1`` JSON document of a tally (README's “The JSON document”).
+"""The ``killmod.tally/1`` JSON document as the vote thread may see it.
 
-Built from the result alone, with no template (and no Jinja2 imported for it).
+The whole document is ``killmod.game.tallyjson``'s; built with no template (and no
+Jinja2 imported for it).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from types import ModuleType
 
-from killmod.announce.views import HIDDEN_FLAGS, HIDDEN_VERDICTS, revealed_camps
-from killmod.core.model import DayStep, TallyResult
+from killmod.announce.views import HIDDEN_FLAGS, HIDDEN_VERDICTS
+from killmod.core.model import TallyResult
 from killmod.core.redact import redact_url
-from killmod.core.times import format_iso
-
-SCHEMA = "killmod.tally/1"
+from killmod.game.tallyjson import tally_json
 
 
 def public_tally_json(result: TallyResult, rules: ModuleType) -> dict:
@@ -25,125 +23,3 @@ def public_tally_json(result: TallyResult, rules: ModuleType) -> dict:
     for verdict in document["verdicts"]:
         verdict["verdict"] = HIDDEN_VERDICTS.get(verdict["verdict"], verdict["verdict"])
     return document
-
-
-def tally_json(result: TallyResult, rules: ModuleType) -> dict:
-    """The ``killmod.tally/1`` document of README's “The JSON document” (plus ``verdicts``),
-    whole: what the game file records, and what ``--print-secrets`` prints."""
-    outcome: dict = {"kind": result.outcome.kind}
-    if result.outcome.kind == "eliminated":
-        outcome["seat"] = result.outcome.seat
-        camp = revealed_camps(result, rules).get(result.outcome.seat)
-        if camp:
-            outcome["camp"] = camp
-    elif result.outcome.kind == "tie":
-        outcome["seats"] = list(result.outcome.seats)
-    return {
-        "schema": SCHEMA,
-        "rules": result.rules,
-        "round": result.round,
-        "deadline": format_iso(result.deadline),
-        "source": {
-            "url": result.source.url,
-            "title": result.source.title,
-            "pages": result.source.pages,
-            "posts": result.source.posts,
-            "views": [
-                {"view": v.view, "pages": v.pages, "why": v.why} for v in result.source.views
-            ],
-        },
-        "ballots": [
-            {
-                "seat": b.seat,
-                "name": b.name,
-                "kind": b.kind,
-                "target": b.target,
-                "floor": b.floor,
-                "posted_at": _iso(b.posted_at),
-            }
-            for b in result.ballots
-        ],
-        "counts": [
-            {"seat": c.seat, "name": c.name, "votes": c.votes, "voters": list(c.voters)}
-            for c in result.counts
-        ],
-        "outcome": outcome,
-        "changes": [
-            {
-                "seat": c.seat,
-                "floor": c.floor,
-                "from": c.from_,
-                "to": c.to,
-                "posted_at": _iso(c.posted_at),
-            }
-            for c in result.changes
-        ],
-        "rejected": [
-            {
-                "floor": r.floor,
-                "author": r.author,
-                "seat": r.seat,
-                "reason": r.reason,
-                "pid": r.pid,
-                "posted_at": _iso(r.posted_at),
-            }
-            for r in result.rejected
-        ],
-        "flags": [
-            {
-                "floor": f.floor,
-                "seat": f.seat,
-                "reason": f.reason,
-                "detail": f.detail,
-                **({"suggestion": f.suggestion} if f.suggestion is not None else {}),
-            }
-            for f in result.flags
-        ],
-        "warnings": [
-            {
-                "seat": w.seat,
-                "name": w.name,
-                "total": w.total,
-                "action": w.action,
-                **({"substitute": w.substitute} if w.substitute else {}),
-            }
-            for w in result.warnings
-        ],
-        "verdicts": [
-            {
-                "pid": v.pid,
-                "floor": v.floor,
-                "author": v.author,
-                "seat": v.seat,
-                "posted_at": _iso(v.posted_at),
-                "verdict": v.verdict,
-                "kind": v.kind,
-                "target": v.target,
-                "fragment": v.fragment,
-                "ruling": v.ruling,
-                "notes": list(v.notes),
-            }
-            for v in result.verdicts
-        ],
-        **({"excused": list(result.excused)} if result.excused else {}),
-        **({"day": _day_json(result.day)} if result.day else {}),
-        **({"early": True} if result.early else {}),
-    }
-
-
-def _day_json(day: DayStep) -> dict:
-    """What the vote leads to under the rule set: the stage, who is out, what is shown, next."""
-    return {
-        "stage": day.stage.as_json(),
-        "out": list(day.out),
-        "voted": list(day.voted),
-        "shown": {str(seat): identity for seat, identity in day.shown},
-        "next": day.next.as_json() if day.next else None,
-        "posts": list(day.posts),
-        "knife": day.knife.as_json() if day.knife else None,
-        "over": day.over.as_json() if day.over else None,
-    }
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return format_iso(moment) if moment else None

@@ -35,15 +35,16 @@ from killmod.core.model import (
 )
 from killmod.core.redact import redact, redact_url
 from killmod.core.times import local_text
+from killmod.game.tallyjson import revealed_camps
 
 if TYPE_CHECKING:
-    from killmod.board.inbox import InboxNight
     from killmod.flows.base import Check
     from killmod.rules.policy import TallyPolicy
     from killmod.rules.variants import Notice
     from killmod.usecases.audit import Audit
     from killmod.usecases.day import Suicide
     from killmod.usecases.history import Chronicle
+    from killmod.usecases.inbox import InboxNight
     from killmod.usecases.lottery import Lottery, Reveal
     from killmod.usecases.lurkers import LurkerReport
     from killmod.usecases.night import Night
@@ -171,17 +172,6 @@ def public_roster(roster: Roster) -> PublicRoster:
 def names(roster: Roster) -> dict[int, str]:
     """Names by seat."""
     return {player.seat: player.name for player in roster.players}
-
-
-def revealed_camps(result: TallyResult, rules: ModuleType) -> dict[int, str | None]:
-    """The camps this tally announces: of the seat voted out and of the drowned (1.2 only)."""
-    from killmod.rules import announced_camp
-
-    players = {player.seat: player for player in result.roster.players}
-    revealed = {warning.seat for warning in result.warnings if warning.action == "out"}
-    if result.outcome.kind == "eliminated":
-        revealed.add(result.outcome.seat)
-    return {seat: announced_camp(rules, players[seat].role) for seat in revealed}
 
 
 def public_verdict(verdict: Verdict) -> Verdict:
@@ -880,7 +870,7 @@ def inbox_night_view(reading: InboxNight, roster: Roster, explicit: dict[str, An
     """The night's actions as read from the judge's 站内短信, with every message and why it
     counts or not, and the choices the judge gave himself (``explicit``): for the judge
     to check before the night is recorded.  Private: it says who acts and on whom."""
-    from killmod.board.inbox import OPTION_NAMES, REASONS
+    from killmod.usecases.inbox import OPTION_NAMES, REASONS
 
     seats = names(roster)
 

@@ -23,10 +23,10 @@ from killmod.core.limits import MAX_ROUND
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from killmod.board.inbox import InboxNight
     from killmod.core.model import GameOver
     from killmod.flows.base import NightChoice
     from killmod.game.store import Event, Game
+    from killmod.usecases.inbox import InboxNight
     from killmod.usecases.night import Night
     from killmod.usecases.nights import SetNight
 
@@ -235,9 +235,10 @@ def _from_inbox(
     from killmod.announce.render import render_private
     from killmod.announce.views import inbox_night_view
     from killmod.ballots.deadline import parse_deadline
-    from killmod.board.inbox import OPTION_NAMES, night_start, read_night
+    from killmod.board.inbox import read_night
     from killmod.commands.speak import board_of
     from killmod.core.errors import BadInput
+    from killmod.usecases.inbox import OPTION_NAMES, night_start
 
     if not until_text:
         raise BadInput(

@@ -305,7 +305,8 @@ def _outputs(
     winner = result.recorded.winner if result.recorded else None
     # Each output imports what it needs only: no Jinja2 for the JSON document.
     if fmt == "json":
-        from killmod.announce.tallydoc import public_tally_json, tally_json
+        from killmod.announce.tallydoc import public_tally_json
+        from killmod.game.tallyjson import tally_json
 
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
         if winner:  # stdout stays one JSON document: the game's end is a key of it

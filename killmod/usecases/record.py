@@ -17,7 +17,6 @@ from dataclasses import replace as dataclass_replace
 from datetime import datetime
 from typing import Any
 
-from killmod.announce.tallydoc import tally_json
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, GameWarning, Post, Recorded, TallyResult
 from killmod.core.redact import redact_url
@@ -26,6 +25,7 @@ from killmod.fetch.thread import Thread
 from killmod.game.guards import expect_day, refuse_if_over, refuse_same_thread
 from killmod.game.state import verdict_for
 from killmod.game.store import Delivery, Game, post_row
+from killmod.game.tallyjson import tally_json
 from killmod.game.threads import VOTE, remember
 from killmod.rules import rule_set
 
