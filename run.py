@@ -1,7 +1,8 @@
 """The README's two set-up commands, the same on Windows, macOS and Linux:
 
     python run.py example   tally the bundled example vote thread (saved pages, no network)
-    python run.py test      run the test suite (pytest's options may follow)
+    python run.py test      check the code (ruff), then run the test suite
+                            (pytest's options may follow)
 
 The first run makes ``.venv`` beside this file and installs killmod with its test tools
 into it (again whenever pyproject.toml changes); every run then uses that venv's own
@@ -32,6 +33,9 @@ EXAMPLE = [
 USAGE = "用法：python run.py example [killmod 的选项] | python run.py test [pytest 的选项]"
 # pytest's exit code when it collected no test (a -k matching nothing): no failure.
 NO_TESTS_COLLECTED = 5
+# What ``run.py test`` checks before the tests, and what each failure asks for.
+RUFF_CHECK = ("ruff check", "改好上面列出的问题（ruff check --fix . 能改好一部分）")
+RUFF_FORMAT = ("ruff format --check", "运行 ruff format . 按统一格式改写")
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,33 @@ def needs_install(paths: VenvPaths, pyproject: Path) -> bool:
 def tests_exit_code(code: int) -> int:
     """pytest's exit code as the set-up command's: no test collected is no failure."""
     return 0 if code == NO_TESTS_COLLECTED else code
+
+
+def checks(paths: VenvPaths) -> list[tuple[tuple[str, str], list[str]]]:
+    """The checks ``run.py test`` runs before pytest: lint and format."""
+    ruff = [str(paths.python), "-m", "ruff"]
+    return [
+        (RUFF_CHECK, [*ruff, "check", "."]),
+        (RUFF_FORMAT, [*ruff, "format", "--check", "."]),
+    ]
+
+
+def failed_checks(paths: VenvPaths, root: Path = ROOT) -> list[str]:
+    """Run every check on ``root`` (each shows its own findings); the messages of those
+    that failed."""
+    failed = []
+    for (name, fix), command in checks(paths):
+        if subprocess.run(command, cwd=root).returncode != 0:
+            failed.append(f"{name} 没有通过：{fix}。")
+    return failed
+
+
+def test_run_code(check_failures: list[str], pytest_code: int) -> int:
+    """The exit code of ``run.py test``: pytest's, and 1 when only a check failed."""
+    code = tests_exit_code(pytest_code)
+    if check_failures and code == 0:
+        return 1
+    return code
 
 
 def install(paths: VenvPaths) -> None:
@@ -99,8 +130,11 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     if command == "example":
         return subprocess.run([str(paths.killmod), *EXAMPLE, *rest], cwd=ROOT).returncode
+    check_failures = failed_checks(paths)
     done = subprocess.run([str(paths.python), "-m", "pytest", *rest], cwd=ROOT)
-    return tests_exit_code(done.returncode)
+    for failure in check_failures:
+        print(failure, file=sys.stderr)
+    return test_run_code(check_failures, done.returncode)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,27 @@ def test_no_test_collected_is_no_failure(pytest_code, ours):
     assert run_script.tests_exit_code(pytest_code) == ours
 
 
+@pytest.mark.parametrize(("pytest_code", "ours"), [(0, 1), (1, 1), (2, 2), (5, 1)])
+def test_a_failed_check_fails_the_test_command_even_when_the_tests_pass(pytest_code, ours):
+    assert run_script.test_run_code(["ruff check 没有通过"], pytest_code) == ours
+
+
+def test_the_checks_pass_on_this_checkout():
+    paths = run_script.venv_paths(Path(sys.prefix), windows=os.name == "nt")
+    assert run_script.failed_checks(paths) == []
+
+
+def test_each_check_that_fails_is_named_with_what_to_do(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\n", encoding="utf-8")
+    (tmp_path / "sloppy.py").write_text("import os\nx=1\n", encoding="utf-8")
+    paths = run_script.venv_paths(Path(sys.prefix), windows=os.name == "nt")
+    failed = run_script.failed_checks(paths, tmp_path)
+    assert failed == [
+        "ruff check 没有通过：改好上面列出的问题（ruff check --fix . 能改好一部分）。",
+        "ruff format --check 没有通过：运行 ruff format . 按统一格式改写。",
+    ]
+
+
 def test_run_py_example_prints_the_example_announcement():
     done = run_py("example")
     assert done.returncode == 0, done.stderr
