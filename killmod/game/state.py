@@ -50,7 +50,14 @@ def state_for(
     game: Game, *, without_tally: int | None = None, before: int | None = None
 ) -> GameState:
     """The game's state: ``without_tally`` leaves out one recorded tally's effects,
-    ``before`` every event from that event id on."""
+    ``before`` every event from that event id on.  Replayed once for each state of the
+    file (``Game.derived``)."""
+    key = ("state", without_tally, before)
+    return game.derived(key, lambda: _replay(game, without_tally, before))
+
+
+def _replay(game: Game, without_tally: int | None, before: int | None) -> GameState:
+    """The rule set's first state with the standing events replayed in order."""
     roster = game.roster(without_tally=without_tally)
     flow = flow_of(roster)
     if flow.state_is_roster:

@@ -21,12 +21,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import sqlite_utils
 
@@ -57,6 +57,7 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 2
+Derived = TypeVar("Derived")
 # What a step is called when its code gave it no title: by its first event's kind.
 KIND_NAMES = {
     "day": "投票",
@@ -167,6 +168,8 @@ class Game:
         self.path = path
         self._step: Step | None = None
         self._since = self._current_game_start()
+        self._derived: dict[Hashable, Any] = {}
+        self._derived_from: tuple[int, int, tuple[int, int, int]] | None = None
 
     # --- creating and opening ---------------------------------------------------------
 
@@ -296,6 +299,7 @@ class Game:
             self.db.conn.execute("COMMIT")
         except BaseException as error:
             self._step = None
+            self._derived_from = None  # what the step wrote and derived is gone
             with suppress(sqlite3.Error):
                 self.db.conn.execute("ROLLBACK")
             for delivery in reversed(written):
@@ -348,7 +352,8 @@ class Game:
 
     def _new_step(self) -> int:
         # A failed step leaves no row (the transaction rolls it back), an empty one neither.
-        return self.db["steps"].insert({"recorded_at": _now(), "void": 0}).last_pk
+        with self._log_unchanged():
+            return self.db["steps"].insert({"recorded_at": _now(), "void": 0}).last_pk
 
     def _finish(self, step: Step, *, when_over: bool, based_on: int | None) -> None:
         """Check what every step must respect, then name the step's row."""
@@ -373,10 +378,11 @@ class Game:
                 )
         if step.voided:
             self._void_emptied_steps(step.id)
-        if not step.wrote and not step.voided:
-            self.db.execute("delete from steps where id = ?", [step.id])
-            return
-        self.db["steps"].update(step.id, step._row())
+        with self._log_unchanged():
+            if not step.wrote and not step.voided:
+                self.db.execute("delete from steps where id = ?", [step.id])
+                return
+            self.db["steps"].update(step.id, step._row())
 
     def _void_emptied_steps(self, current: int) -> None:
         """A step all of whose rows the current one voided is voided as a whole."""
@@ -553,29 +559,71 @@ class Game:
             "step_id": step.id,
         }
         step._noted(kind, round_no, seat)
-        return self.db["events"].insert(row).last_pk
+        held = self._derived_from is not None and self._derived_from == self._file_version()
+        event_id = self.db["events"].insert(row).last_pk
+        log = self._derived.get("events") if held else None
+        self._derived = {}
+        if log is not None:  # the log read stays whole with this event after it
+            added = Event(
+                event_id, round_no, kind, seat, json.loads(row["data"]), row["recorded_at"], step.id
+            )
+            self._derived = {"events": (*log, (added, False))}
+            self._derived_from = self._file_version()
+        return event_id
 
     def events(self, kind: str | None = None, *, include_void: bool = False) -> list[Event]:
         """The current game's recorded events in order (voided ones only when asked)."""
-        where, args = ["id > ?"], [self._since[0]]  # earlier games are history
-        if kind:
-            where.append("kind = ?")
-            args.append(kind)
-        if not include_void:
-            where.append("void = 0")
-        sql = f"select * from events where {' and '.join(where)} order by id"
         return [
-            Event(
-                row["id"],
-                row["round"],
-                row["kind"],
-                row["seat"],
-                json.loads(row["data"]),
-                row["recorded_at"],
-                row["step_id"],
-            )
-            for row in self.db.query(sql, args)
+            event
+            for event, void in self.derived("events", self._read_events)
+            if (include_void or not void) and (kind is None or event.kind == kind)
         ]
+
+    def _read_events(self) -> tuple[tuple[Event, bool], ...]:
+        """The current game's events, each with whether it is void: the log read once."""
+        sql = "select * from events where id > ? order by id"  # earlier games are history
+        return tuple(
+            (
+                Event(
+                    row["id"],
+                    row["round"],
+                    row["kind"],
+                    row["seat"],
+                    json.loads(row["data"]),
+                    row["recorded_at"],
+                    row["step_id"],
+                ),
+                bool(row["void"]),
+            )
+            for row in self.db.query(sql, [self._since[0]])
+        )
+
+    def derived(self, key: Hashable, compute: Callable[[], Derived]) -> Derived:
+        """``compute()``'s value for the file as it is now, computed once: the event log,
+        the roster and the rule set's state it replays to are worked out once per command
+        and again only after the file changed (a write here, or another killmod's commit,
+        which ``PRAGMA data_version`` shows)."""
+        now = self._file_version()
+        if now != self._derived_from:
+            self._derived, self._derived_from = {}, now
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]
+
+    def _file_version(self) -> tuple[int, int, tuple[int, int, int]]:
+        """Changes whenever the file may have: another connection's commit, a row this one
+        wrote, another game begun."""
+        conn = self.db.conn
+        return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes, self._since
+
+    @contextmanager
+    def _log_unchanged(self) -> Iterator[None]:
+        """A write to no table the derived state is made of (a step's row, a tally and its
+        snapshot): what was derived before it still holds."""
+        held = self._derived_from is not None and self._derived_from == self._file_version()
+        yield
+        if held:
+            self._derived_from = self._file_version()
 
     def void_events(self, ids: list[int]) -> None:
         """Void standing events (inside a transaction): they stay, marked by the voiding step."""
@@ -594,6 +642,10 @@ class Game:
         ``without_tally`` leaves out the effects of one recorded tally: the
         state that tally was counted on, for recording its round again.
         """
+        return self.derived(("roster", without_tally), lambda: self._replay_roster(without_tally))
+
+    def _replay_roster(self, without_tally: int | None) -> Roster:
+        """The roster as set up, with the standing events replayed over it."""
         players = {p.seat: p for p in self.initial_players()}
         queue = [
             row["name"] for row in self.db.query("select name from substitutes order by position")
@@ -688,6 +740,20 @@ class Game:
         """Store a tally and the posts snapshot it used (inside a transaction)."""
         step = self._require_step()
         step._noted("tally", round_no, None)
+        with self._log_unchanged():
+            return self._insert_tally(round_no, deadline, source, title, snapshot, result, posts)
+
+    def _insert_tally(
+        self,
+        round_no: int,
+        deadline: str,
+        source: str,
+        title: str | None,
+        snapshot: str,
+        result: dict[str, Any],
+        posts: list[Post],
+    ) -> int:
+        step = self._require_step()
         tally_id = (
             self.db["tallies"]
             .insert(
@@ -711,9 +777,10 @@ class Game:
     def void_tally(self, tally_id: int) -> None:
         """Void a standing tally (inside a transaction), marked by the voiding step."""
         current = self._require_step()
-        self.db.execute(
-            "update tallies set void = ? where id = ? and void = 0", [current.id, tally_id]
-        )
+        with self._log_unchanged():
+            self.db.execute(
+                "update tallies set void = ? where id = ? and void = 0", [current.id, tally_id]
+            )
         current.voided = True
 
     # --- games in the same file ---------------------------------------------------------
