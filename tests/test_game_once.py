@@ -1,4 +1,5 @@
-"""The event log is read and replayed once for each state of the game file.
+"""A command opens the game file once and closes it; it reads and replays the event log
+once for each state of the file.
 
 A command asks the game for its roster and its rule set's state many times (each check,
 each use case); ``Game.derived`` works them out once and again only after the file
@@ -7,11 +8,15 @@ changed: a row written here, a step rolled back, another killmod's commit.
 
 from __future__ import annotations
 
+import gc
+import os
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from killmod import status, tally, undo
+from killmod.commands.cli import main
 from killmod.game.roster import parse_roster
 from killmod.game.state import state_for
 from killmod.game.store import Game
@@ -98,3 +103,40 @@ def test_another_killmods_commit_is_seen_at_once(game_file):
             theirs.record(1, "death", 3, {"how": "night"})
         assert not ours.roster().seat(3).alive
         assert len(reads) == 2
+
+
+def open_files_of(path: Path) -> list[str]:
+    """This process's descriptors open on ``path`` (or its journal)."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(str(path)):
+            found.append(target)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc (Linux)")
+def test_every_command_closes_the_game_file_it_opened(game_file):
+    db = str(game_file)
+    commands = [
+        ["status", "--db", db],
+        ["tally", EXAMPLE_PAGES, "--deadline", DEADLINE, "--db", db, "--round", "1"],
+        ["tally", EXAMPLE_PAGES, "--deadline", DEADLINE, "--db", db, "--round", "1", "--record"],
+        ["tally", EXAMPLE_PAGES, "--deadline", DEADLINE, "--db", db, "--round", "1", "--record"],
+        ["history", "--db", db],
+        ["night", "--round", "1", "--kill", "3", "--db", db],
+        ["undo", "--db", db],
+        ["lottery", "show", "--round", "1", "--db", db],
+    ]
+    codes = []
+    gc.disable()  # a connection left open in a reference cycle stays open to be seen
+    try:
+        for args in commands:
+            codes.append(CliRunner().invoke(main, args).exit_code)
+            assert open_files_of(game_file) == [], args
+    finally:
+        gc.enable()
+    assert codes == [0, 0, 0, 2, 0, 2, 0, 2]  # the refusals close it too
