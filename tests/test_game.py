@@ -411,7 +411,7 @@ def test_a_failed_step_writes_nothing(game, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("disk gone")
 
-    monkeypatch.setattr(record, "check_win", broken)
+    monkeypatch.setattr(record, "record_if_over", broken)
     with pytest.raises(RuntimeError):
         from killmod import tally
 

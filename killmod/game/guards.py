@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, TallyResult
-from killmod.core.times import format_iso
+from killmod.core.times import format_iso, local_text
 from killmod.game.state import day_goes_on, day_rounds
 
 if TYPE_CHECKING:  # a count from a roster file checks its thread without a game file
@@ -42,6 +42,13 @@ def refuse_if_over(game: Game) -> None:
         raise BadInput(
             f"游戏已经结束（{ended}），不能再记录。要改正结束前的记录，先用 killmod undo 撤销。"
         )
+
+
+def already_recorded(what: str, recorded_at: str | None, timezone: str) -> BadInput:
+    """The refusal to record ``what`` again without ``--replace`` (the old record is kept);
+    when it was recorded is said in the game's time zone (``timezone``)."""
+    when = f"（{local_text(recorded_at, timezone)} 记录）" if recorded_at else ""
+    return BadInput(f"{what}已经记录过{when}。要重新记录请加 --replace，旧记录会保留在事件记录里。")
 
 
 # --- which round comes next ----------------------------------------------------------------

@@ -105,7 +105,7 @@ def plan_day(
     Recording a round whose day is over needs ``replacing``; counting it again
     without recording counts its last vote with no state to go on.
     """
-    from killmod.usecases.record import already_recorded
+    from killmod.game.guards import already_recorded
 
     existing = game.tally_record(round_no) if replacing else None
     without = existing["id"] if existing else None
@@ -196,8 +196,8 @@ def record_suicide(
     on him — the day ends and the night follows; at any other time he gives up (放弃游戏)
     and the pointing starts again from him, its posts counted after ``at``.
     """
+    from killmod.game.effects import record_if_over
     from killmod.game.guards import next_day, refuse_if_over
-    from killmod.usecases.record import check_win
 
     with game.transaction(kind="suicide") as step:
         refuse_if_over(game)
@@ -224,7 +224,7 @@ def record_suicide(
             },
         )
         game.record(round_no, "death", seat, {"how": "suicide", "suicide_id": event_id})
-        winner = check_win(game, round_no, {"suicide_id": event_id})
+        winner = record_if_over(game, round_no, {"suicide_id": event_id})
         done = Suicide(round_no, seat, defending, replace(play, next=following), winner)
         if deliver is not None:
             step.deliver(deliver(done))

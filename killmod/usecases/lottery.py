@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver
+from killmod.game.effects import record_if_over
 from killmod.game.guards import refuse_if_over
 from killmod.game.state import flow_of
 from killmod.game.store import Delivery, Event, Game
 from killmod.rules import announced_camp, rule_set
-from killmod.usecases.record import check_win
 
 PREFIX = "killmod-lottery/1"
 _PAIR = re.compile(r"\s*(\d+)\s*=\s*(\d+)\s*")
@@ -192,7 +192,7 @@ def reveal_lottery(
             player.seat,
             {"lot": lot, "salt": lottery.salt, "mapping": lottery.mapping_text, **cause},
         )
-        winner = check_win(game, round_no, cause)
+        winner = record_if_over(game, round_no, cause)
         camp = announced_camp(rule_set(roster.rules), player.role)
         drawn = Reveal(lottery, lot, player.seat, camp, winner)
         if deliver is not None:

@@ -4,7 +4,7 @@
 rule set's ``MIN_POSTS`` in the round's window is lurking.  Recording warns each
 lurker; a second warning brings the next substitute or, with none left, the
 player drowns (淹死): the ladder the tally applies to non-voters
-(``killmod.usecases.record.record_warning``).  二.1: “最多请假一天” — a player on leave on
+(``killmod.game.effects.record_warning``).  二.1: “最多请假一天” — a player on leave on
 a day the window touches is exempt, and a player may take leave once a game.
 
 A round's window runs from the previous round's recorded vote deadline
@@ -33,10 +33,10 @@ from killmod.core.names import fold
 from killmod.core.redact import redact_url
 from killmod.fetch.http import Fetcher, FetchOptions
 from killmod.fetch.thread import Thread, read_thread
+from killmod.game.effects import record_if_over, record_warning
 from killmod.game.guards import refuse_if_over
 from killmod.game.store import Delivery, Game
 from killmod.rules import announced_camp, rule_set
-from killmod.usecases.record import check_win, record_warning
 
 # Deaths of a round's own day (the vote, its lottery, drowning, the judge's decision): the
 # player was alive during its window.  Any other death of the round (the night's kill or
@@ -371,7 +371,7 @@ def record_lurkers(
                 cause={"posts": count.posts, "minimum": report.minimum},
             )
         drowned = [w.seat for w in warnings if w.action == "out"]
-        winner = check_win(game, round_no, {"reason": "lurking"}) if drowned else None
+        winner = record_if_over(game, round_no, {"reason": "lurking"}) if drowned else None
         camps = {seat: announced_camp(rules, roster.seat(seat).role) for seat in drowned}
         recorded = replace(report, recorded=LurkerRecord(warnings, camps, winner))
         if deliver is not None:

@@ -20,12 +20,18 @@ from killmod.ballots.deadline import parse_deadline
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, Roster
 from killmod.core.times import format_iso
-from killmod.game.guards import expect_night, refuse_if_over, refuse_unless_latest, require_dealt
+from killmod.game.effects import record_if_over
+from killmod.game.guards import (
+    already_recorded,
+    expect_night,
+    refuse_if_over,
+    refuse_unless_latest,
+    require_dealt,
+)
 from killmod.game.penalties import NightPowers, Penalty, night_powers
 from killmod.game.state import flow_of
 from killmod.game.store import Delivery, Event, Game
 from killmod.rules import r12
-from killmod.usecases.record import already_recorded, check_win
 
 SCHEMA = "killmod.night/1"
 # ``--at`` without a date is the nearest such time: at most this far from now.
@@ -127,7 +133,7 @@ def record_night(
         for death in deaths:
             cause = {"how": death.causes[0], "causes": list(death.causes), "night_id": night_id}
             game.record(round_no, "death", death.seat, cause)
-        winner = check_win(game, round_no, {"night_id": night_id})
+        winner = record_if_over(game, round_no, {"night_id": night_id})
         applied = (*powers.cancelled.values(), *powers.extra.values())
         night = Night(
             round_no, kills, veto, extra_veto, deaths, announced, until, winner, tuple(applied)

@@ -18,11 +18,17 @@ from dataclasses import dataclass
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver
 from killmod.flows.base import Flow, NightChoice, NightPlay
-from killmod.game.guards import expect_night, refuse_if_over, refuse_unless_latest, require_dealt
+from killmod.game.effects import record_if_over
+from killmod.game.guards import (
+    already_recorded,
+    expect_night,
+    refuse_if_over,
+    refuse_unless_latest,
+    require_dealt,
+)
 from killmod.game.state import flow_of, previous_game, state_for
 from killmod.game.store import Delivery, Game
 from killmod.usecases.night import standing_night, void_old_night
-from killmod.usecases.record import already_recorded, check_win
 
 _GUARD = re.compile(r"\s*(\d+)\s*=\s*(\d+)\s*")
 
@@ -86,7 +92,7 @@ def record_set_night(
             flow.check_first_kill(current.roster.seat(choice.kill).name, previous_game(game))
         for seat in play.out:
             game.record(round_no, "death", seat, {"how": "night", "night_id": night_id})
-        winner = check_win(game, round_no, {"night_id": night_id})
+        winner = record_if_over(game, round_no, {"night_id": night_id})
         night = SetNight(night_no, round_no, play, winner)
         if deliver is not None:
             step.deliver(deliver(night))

@@ -24,10 +24,10 @@ from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, Stage
 from killmod.core.times import format_iso
 from killmod.flows.base import OutPlay
+from killmod.game.effects import record_if_over
 from killmod.game.guards import next_day, refuse_if_over
 from killmod.game.state import flow_of, next_stage, round_votes, state_for
 from killmod.game.store import Delivery, Game
-from killmod.usecases.record import check_win
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def record_out(
         if rule.surrender:
             over = flow.surrender(current.state, seat)
             out_id = game.record(round_no, "out", seat, data)
-            winner = check_win(game, round_no, {"out_id": out_id}, over)
+            winner = record_if_over(game, round_no, {"out_id": out_id}, over)
             play = OutPlay(current.state, ())
         else:
             play = flow.judge_out(current.state, seat, reason)
@@ -112,7 +112,7 @@ def record_out(
                 seat,
                 {"how": "out", "reason": reason, "at": format_iso(at), "out_id": out_id},
             )
-            winner = check_win(game, round_no, {"out_id": out_id})
+            winner = record_if_over(game, round_no, {"out_id": out_id})
         done = JudgeDecision(round_no, seat, reason, rule.words, at, note, play, winner)
         if deliver is not None:
             step.deliver(deliver(done))

@@ -14,27 +14,17 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import replace as dataclass_replace
-from datetime import datetime
-from typing import Any
 
-from killmod.core.errors import BadInput
-from killmod.core.model import GameOver, GameWarning, Post, Recorded, TallyResult
+from killmod.core.model import Post, Recorded, TallyResult
 from killmod.core.redact import redact_url
-from killmod.core.times import format_iso, local_text
+from killmod.core.times import format_iso
 from killmod.fetch.thread import Thread
+from killmod.game.effects import record_if_over, record_warning
 from killmod.game.guards import expect_day, refuse_if_over, refuse_same_thread
-from killmod.game.state import verdict_for
 from killmod.game.store import Delivery, Game, post_row
 from killmod.game.tallyjson import tally_json
 from killmod.game.threads import VOTE, remember
 from killmod.rules import rule_set
-
-
-def already_recorded(what: str, recorded_at: str | None, timezone: str) -> BadInput:
-    """The refusal to record ``what`` again without ``--replace`` (the old record is kept);
-    when it was recorded is said in the game's time zone (``timezone``)."""
-    when = f"（{local_text(recorded_at, timezone)} 记录）" if recorded_at else ""
-    return BadInput(f"{what}已经记录过{when}。要重新记录请加 --replace，旧记录会保留在事件记录里。")
 
 
 def snapshot_hash(posts: tuple[Post, ...]) -> str:
@@ -93,7 +83,7 @@ def record_tally(
         _apply(game, result, tally_id)
         cause = {"tally_id": tally_id}
         remember(game, thread.source, thread=VOTE, round_no=result.round, cause=cause)
-        winner = check_win(game, result.round, {"tally_id": tally_id}, result.day.over)
+        winner = record_if_over(game, result.round, {"tally_id": tally_id}, result.day.over)
         recorded = Recorded(
             tally_id, snapshot, winner, existing["id"] if existing else None, result.early
         )
@@ -143,60 +133,3 @@ def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
             at=result.deadline,
             cause={"tally_id": tally_id},
         )
-
-
-def record_warning(
-    game: Game,
-    round_no: int,
-    warning: GameWarning,
-    *,
-    reason: str,
-    at: datetime,
-    cause: dict[str, Any],
-) -> None:
-    """Record a warning and what it brings (inside a transaction).
-
-    “警告一次，二次换替补，无替补出局”: with ``substitute`` the next substitute
-    holds the seat from ``at`` on; with ``out`` the player drowns (淹死) unless
-    already out (voted out the same day), announced ``at`` (his 诈尸 window opens
-    then).  ``cause`` goes into every event.
-    """
-    holder = game.roster().seat(warning.seat)
-    game.record(
-        round_no,
-        "warning",
-        warning.seat,
-        {"reason": reason, "total": warning.total, "action": warning.action, **cause},
-    )
-    if warning.action == "substitute":
-        game.record(
-            round_no,
-            "substitution",
-            warning.seat,
-            {
-                "old": holder.name,
-                "old_uid": holder.uid,
-                "new": warning.substitute,
-                "new_uid": None,
-                "at": format_iso(at),
-                "by": "warnings",
-                **cause,
-            },
-        )
-    elif warning.action == "out" and holder.alive:
-        data = {"how": "drowned", "at": format_iso(at), **cause}
-        game.record(round_no, "death", warning.seat, data)
-
-
-def check_win(
-    game: Game, round_no: int, cause: dict, forced: GameOver | None = None
-) -> GameOver | None:
-    """After a recorded step: record the end of the game if it came (inside a transaction).
-
-    The rule set's win check over the game's state, unless the step itself ended
-    the game (``forced``: X's third tie is a draw).
-    """
-    over = forced or verdict_for(game)
-    if over:
-        game.record(round_no, "game_over", None, {**over.as_json(), **cause})
-    return over
