@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from killmod.core.errors import BadInput, KillmodError
+
+if TYPE_CHECKING:
+    from killmod.announce.views import HistoryRow
 
 BUNDLED_FONT = "DroidSansFallbackFull.ttf"
 DPI = 100
@@ -150,7 +154,9 @@ def choose_fonts(texts: Iterable[str], font: Path | None = None) -> list[Path]:
     return chosen
 
 
-def draw_history(rows, labels: Labels, path: Path, *, font: Path | None = None) -> tuple[int, int]:
+def draw_history(
+    rows: Sequence[HistoryRow], labels: Labels, path: Path, *, font: Path | None = None
+) -> tuple[int, int]:
     """Draw the vote chart of ``rows`` (``killmod.announce.views.HistoryRow``) with ``labels`` into
     the PNG file ``path`` (written whole, or not at all); returns its size in pixels."""
     pyplot, font_manager = _matplotlib()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,6 +11,9 @@ from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import ROUND, board_options, db_option, templates_option
+
+if TYPE_CHECKING:
+    from killmod.fetch.http import FetchOptions
 
 
 @command()
@@ -46,7 +50,7 @@ def audit(
     templates: Path | None,
     forum: str | None,
     profile_path: Path | None,
-    fetching,
+    fetching: FetchOptions,
 ) -> None:
     """犯规审计：违规发言、诈尸时间后的发言、已记录的处罚。
 

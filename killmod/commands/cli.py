@@ -13,7 +13,9 @@ import gc
 import importlib
 import logging
 import sys
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 import click
 
@@ -58,7 +60,7 @@ class _Notices(logging.Handler):
         click.echo(f"注意：{redact(record.getMessage())}", err=True)
 
 
-def user_errors(command):
+def user_errors(command: Callable) -> Callable:
     """Print a KillmodError's Chinese message and exit with its code: no traceback.
 
     Warnings killmod logs on the way (``logging``) are shown on stderr.  A login in a URL
@@ -101,7 +103,7 @@ class LazyGroup(Group):
         module, function = COMMANDS[name].split(":")
         return getattr(importlib.import_module(module), function)
 
-    def main(self, *args, **kwargs):
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run, turning click's usage errors into a Chinese message and exit code 2."""
         try:
             return super().main(*args, standalone_mode=False, **kwargs)

@@ -22,6 +22,7 @@ from killmod.commands.speak import Speaker, post_after, post_option, speaker
 from killmod.commands.speak import board_options as speaking_options
 
 if TYPE_CHECKING:
+    from killmod.fetch.http import FetchOptions
     from killmod.game.store import Game
     from killmod.usecases.lurkers import LurkerReport
 
@@ -64,7 +65,7 @@ def lurkers(
     templates: Path | None,
     forum: str | None,
     profile_path: Path | None,
-    fetching,
+    fetching: FetchOptions,
     speaker: Speaker,
 ) -> None:
     """潜水统计：游戏帖里每位存活玩家本轮的发言次数。游戏帖可以是网址、保存的网页或文件夹

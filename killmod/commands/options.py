@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -47,7 +48,7 @@ ambiguous_time_option = click.option(
 )
 
 
-def board_options(command):
+def board_options(command: Callable) -> Callable:
     """``--forum`` and ``--profile``: how to read a board killmod would not recognise."""
     command = click.option(
         "--profile",
@@ -58,7 +59,7 @@ def board_options(command):
     return click.option("--forum", metavar="格式", help="指定论坛格式（默认自动识别）")(command)
 
 
-def vote_thread_options(command):
+def vote_thread_options(command: Callable) -> Callable:
     """The vote thread, its deadline, and whose seats count (a roster or the game file).
 
     With the game file, the thread and the deadline may be left out: the round's vote

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,11 @@ from killmod.commands.options import (
 )
 from killmod.commands.speak import Speaker, post_after, post_option, speaker
 from killmod.commands.speak import board_options as speaking_options
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from killmod.fetch.http import FetchOptions
 
 
 def now() -> datetime:
@@ -38,19 +44,19 @@ def now() -> datetime:
 @user_errors
 @speaker
 def remind(
-    source,
-    deadline,
-    roster_path,
-    db_path,
-    round_no,
-    mention,
-    fmt,
-    post_url,
-    edits,
-    templates,
-    forum,
-    profile_path,
-    fetching,
+    source: str | None,
+    deadline: str | None,
+    roster_path: Path | None,
+    db_path: Path,
+    round_no: int | None,
+    mention: bool,
+    fmt: str,
+    post_url: str | None,
+    edits: str,
+    templates: Path | None,
+    forum: str | None,
+    profile_path: Path | None,
+    fetching: FetchOptions,
     speaker: Speaker,
 ) -> None:
     """投票提醒：读取投票帖（默认游戏文件记下的本轮投票帖），输出提醒帖——

@@ -14,8 +14,15 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from killmod.board.posting import Announcement
+    from killmod.board.sending import Notice
+    from killmod.board.session import BoardOptions
+    from killmod.game.store import Game
 
 DEFAULT_INTERVAL = 16.0  # seconds: Discuz X3's flood control is 15 s by default
 
@@ -78,7 +85,7 @@ class Speaker:
     yes: bool
     printed: list[str] = field(default_factory=list)
 
-    def options(self, what: str):
+    def options(self, what: str) -> BoardOptions:
         """The board options; refused without ``--cookies``."""
         from killmod.board.session import BoardOptions
         from killmod.core.errors import BadInput
@@ -150,7 +157,7 @@ def speaker(command: Callable) -> Callable:
 
 
 def post_after(
-    game,
+    game: Game,
     speaker: Speaker,
     url: str | None,
     templates: Path | None,
@@ -180,7 +187,13 @@ def post_after(
 
 
 def post_text(
-    game, speaker: Speaker, url: str, announcement, templates: Path | None, *, again: bool = False
+    game: Game,
+    speaker: Speaker,
+    url: str,
+    announcement: Announcement,
+    templates: Path | None,
+    *,
+    again: bool = False,
 ) -> None:
     """Reply to ``url`` with ``announcement`` once (``again``: once more), after the judge
     confirms."""
@@ -227,7 +240,7 @@ def with_send_options(command: Callable) -> Callable:
     return command
 
 
-def board_of(game, board_url: str | None, what: str = "发站内短信") -> str:
+def board_of(game: Game, board_url: str | None, what: str = "发站内短信") -> str:
     """The board to speak on: ``--board``, else the one killmod last used for this game."""
     from killmod.core.errors import BadInput
     from killmod.game.outbox import remembered_board
@@ -239,7 +252,7 @@ def board_of(game, board_url: str | None, what: str = "发站内短信") -> str:
 
 
 def send_after(
-    game, speaker: Speaker, board: str, notices: list, *, later: str | None = None
+    game: Game, speaker: Speaker, board: str, notices: list[Notice], *, later: str | None = None
 ) -> None:
     """Send ``notices`` (``killmod.board.sending.Notice``) by 站内短信 on ``board``, once each,
     after the judge confirms (``later``: how to send them when he does not); what was sent
@@ -276,7 +289,9 @@ def send_after(
     click.echo(f"站内短信发完：这次发出 {fresh} 条，共 {total} 位玩家都已收到{tail}。", err=True)
 
 
-def notices_for(game, texts: dict[int, str], what: str, *, step: int | None = None) -> list:
+def notices_for(
+    game: Game, texts: dict[int, str], what: str, *, step: int | None = None
+) -> list[Notice]:
     """The notices of ``texts`` (by seat) to their seats' holders, for the recorded step
     ``step`` (default: the last one)."""
     from killmod.board.sending import Notice

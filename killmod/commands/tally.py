@@ -26,6 +26,7 @@ from killmod.commands.speak import board_options as speaking_options
 
 if TYPE_CHECKING:
     from killmod.core.model import TallyResult
+    from killmod.fetch.http import FetchOptions
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
     from killmod.usecases.provisional import Provisional
@@ -89,26 +90,26 @@ def now() -> datetime:
 @user_errors
 @speaker
 def tally(
-    source,
-    deadline,
-    roster_path,
-    db_path,
-    round_no,
-    record,
-    replace_record,
-    early,
-    phase,
-    as_of,
-    fmt,
-    edits,
-    ambiguous_time,
-    rulings,
-    print_secrets,
-    post_url,
-    templates,
-    forum,
-    profile_path,
-    fetching,
+    source: str | None,
+    deadline: str | None,
+    roster_path: Path | None,
+    db_path: Path,
+    round_no: int | None,
+    record: bool,
+    replace_record: bool,
+    early: bool,
+    phase: str | None,
+    as_of: str | None,
+    fmt: str,
+    edits: str,
+    ambiguous_time: str,
+    rulings: Path | None,
+    print_secrets: bool,
+    post_url: str | None,
+    templates: Path | None,
+    forum: str | None,
+    profile_path: Path | None,
+    fetching: FetchOptions,
     speaker: Speaker,
 ) -> None:
     """计票：读取投票帖（网址、保存的网页或文件夹；默认游戏文件记下的本轮投票帖），输出公告；

@@ -6,6 +6,7 @@ import sys
 from contextlib import nullcontext
 from datetime import UTC, datetime
 from time import sleep
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +20,11 @@ from killmod.commands.options import (
     templates_option,
     vote_thread_options,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from killmod.fetch.http import FetchOptions
 
 
 def now() -> datetime:
@@ -54,20 +60,20 @@ def now() -> datetime:
 @fetch_options(refresh=True)
 @user_errors
 def watch(
-    source,
-    deadline,
-    roster_path,
-    db_path,
-    round_no,
-    every,
-    grace,
-    record,
-    edits,
-    ambiguous_time,
-    templates,
-    forum,
-    profile_path,
-    fetching,
+    source: str | None,
+    deadline: str | None,
+    roster_path: Path | None,
+    db_path: Path,
+    round_no: int | None,
+    every: float,
+    grace: float,
+    record: bool,
+    edits: str,
+    ambiguous_time: str,
+    templates: Path | None,
+    forum: str | None,
+    profile_path: Path | None,
+    fetching: FetchOptions,
 ) -> None:
     """盯帖：截止前每隔一段时间读取投票帖（默认游戏文件记下的本轮投票帖），有新票就在 stderr
     显示临时票型；截止（加宽限）后输出公告，加 --record 时像 tally --record 一样记录。"""

@@ -26,6 +26,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 import sqlite_utils
@@ -248,7 +249,12 @@ class Game:
     def __enter__(self) -> Game:
         return self
 
-    def __exit__(self, kind, error, trace) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.close()
         if isinstance(error, sqlite3.Error):
             raise refusal(self.path, error) from None
