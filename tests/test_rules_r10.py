@@ -14,7 +14,7 @@ import pytest
 
 from killmod.core.errors import BadInput
 from killmod.core.model import Outcome
-from killmod.game.roster import RULES
+from killmod.rules import RULE_SETS as RULES
 from killmod.rules import r10
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.r10 import (

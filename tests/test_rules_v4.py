@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from killmod.core.errors import BadInput
-from killmod.game.roster import RULES
+from killmod.rules import RULE_SETS as RULES
 from killmod.rules import v4
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.v4 import (

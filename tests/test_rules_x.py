@@ -13,7 +13,7 @@ import pytest
 
 from killmod.core.errors import BadInput
 from killmod.core.model import Outcome
-from killmod.game.roster import RULES
+from killmod.rules import RULE_SETS as RULES
 from killmod.rules import x
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.x import (

@@ -634,13 +634,12 @@ class HistoryCell:
 
 @dataclass(frozen=True)
 class HistoryRow:
-    """A seat across the game: its holders in order, its cell in every vote, its exit."""
+    """A seat across the game: its holders in order, its cell in every vote, the identity
+    shown when it went out."""
 
     seat: int
     holders: tuple[str, ...]
     cells: tuple[HistoryCell, ...]
-    out_round: int | None
-    out_how: str | None
     shown: str | None
 
 
@@ -665,8 +664,6 @@ def history_rows(story: Chronicle) -> tuple[HistoryRow, ...]:
                 seat,
                 tuple(holder.name for holder in story.holders[seat]),
                 tuple(cells),
-                gone.round if gone else None,
-                gone.how if gone else None,
                 gone.shown if gone else None,
             )
         )

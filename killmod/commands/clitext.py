@@ -137,7 +137,7 @@ class Command(click.Command):
         arguments = [p for p in self.get_params(ctx) if isinstance(p, click.Argument)]
         if any(argument.help for argument in arguments):
             with formatter.section("参数"):
-                formatter.write_dl((metavar(a, ctx), a.help or "") for a in arguments)
+                formatter.write_dl((metavar(a), a.help or "") for a in arguments)
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The 选项 section: every option's help record, in Chinese."""
@@ -243,7 +243,7 @@ class ExtraArguments(click.UsageError):
 # --- help records -----------------------------------------------------------------------
 
 
-def metavar(param: click.Parameter, ctx: click.Context) -> str:
+def metavar(param: click.Parameter) -> str:
     """What a parameter's value is, in Chinese: 数字, 文件, 文件夹, 文字, or its choices."""
     if param.metavar:
         return param.metavar
@@ -264,7 +264,7 @@ def option_record(option: click.Option, ctx: click.Context) -> tuple[str, str]:
     if option.secondary_opts:
         spellings += " / " + ", ".join(option.secondary_opts)
     if not option.is_flag and not option.count:
-        spellings += f" {metavar(option, ctx)}"
+        spellings += f" {metavar(option)}"
     extra = option.get_help_extra(ctx)
     notes = []
     if "default" in extra:
@@ -329,7 +329,7 @@ def what_is_wrong(error: click.UsageError) -> str:
     if isinstance(error, click.MissingParameter):
         param = error.param
         if isinstance(param, click.Argument):
-            return f"缺少参数 {metavar(param, error.ctx)}" if error.ctx else "缺少参数"
+            return f"缺少参数 {metavar(param)}" if error.ctx else "缺少参数"
         return f"缺少选项 {_spellings(param)}"
     if isinstance(error, click.BadOptionUsage):
         option = _option_named(error.ctx, error.option_name)

@@ -54,10 +54,6 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def _nfkc(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
 def shown(name: str) -> str:
     """A name as the board shows it: only canonically equal forms (NFC) and whitespace runs
     are the same; case, width and invisible characters are not."""

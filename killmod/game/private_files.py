@@ -23,11 +23,6 @@ from killmod.core.errors import BadInput
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
-def write_private(path: Path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to the new file ``path``, readable by its owner only."""
-    return write_private_files(path.parent, {path.name: text})[0]
-
-
 def write_private_files(folder: Path, texts: Mapping[str, str]) -> list[Path]:
     """Write each ``name: text`` of ``texts`` as a new file in ``folder``: all or none.
 

@@ -19,10 +19,9 @@ from killmod.core.limits import MAX_SEAT, MAX_UID
 from killmod.core.model import FormerHolder, Player, Roster
 from killmod.core.names import fold
 from killmod.core.tomlfile import TomlTable, TomlText, read_toml_text, show
-from killmod.rules import RULE_SETS, canonical_name
+from killmod.rules import canonical_name
 from killmod.rules.roles import canonical_role, not_a_role, roles_of
 
-RULES = tuple(RULE_SETS)
 # The 2.0 花样玩法: 鬼匪, 毒药, 守护神 and the two-guardian (警神/匪神) setting.
 VARIANTS = ("ghost", "poison", "guardian", "double-guardian")
 VARIANT_RULES = "2.0"

@@ -176,7 +176,7 @@ def _migrate_tables(conn: sqlite3.Connection, work: Path) -> int:
         step.id = number
     _write_steps(conn, steps, events, game_ends)
     _move_deal_roles(conn, events, ends[-1] if ends else 0)
-    _check_roles(conn, work)
+    _check_roles(conn)
     conn.execute("update settings set value = ? where key = 'schema'", [json.dumps(SCHEMA_VERSION)])
     return len(steps)
 
@@ -309,7 +309,7 @@ def _move_deal_roles(conn: sqlite3.Connection, events: list[dict], since: int) -
     conn.execute("update players set role = null")
 
 
-def _check_roles(conn: sqlite3.Connection, work: Path) -> None:
+def _check_roles(conn: sqlite3.Connection) -> None:
     """Every role of the game, roster's or dealt, one of its rule set's (traditional forms
     read as simplified); anything else stops the upgrade."""
     settings = {

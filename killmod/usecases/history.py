@@ -21,18 +21,6 @@ from killmod.game.state import flow_of
 from killmod.game.store import Event, Game
 from killmod.rules import announced_camp, rule_set
 
-# How a player went out, in the judge's words.
-HOW = {
-    "voted": "被投票出局",
-    "lottery": "抽签出局",
-    "drowned": "淹死（警告过多，无替补）",
-    "killed": "被杀",
-    "vetoed": "被行使否决权",
-    "night": "夜晚出局",
-    "suicide": "亮牌自杀",
-    "out": "被法官判出局",
-}
-
 
 @dataclass(frozen=True)
 class Vote:
