@@ -106,6 +106,7 @@ def judges_decision(folder: Path) -> str:
     return printed
 
 
+@pytest.mark.slow  # whole games of every rule set (the played fixture)
 def test_every_post_of_every_rule_set_uses_stock_tags_only(played):
     problems = [
         f"{name} {label}: {sorted(unknown_tags(stdout))}"
@@ -115,6 +116,7 @@ def test_every_post_of_every_rule_set_uses_stock_tags_only(played):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("template", sorted(TEMPLATE_MARKS))
 def test_the_games_printed_every_bundled_bbcode_template(played, template):
     bundled = {path.name for path in (ROOT / "templates").glob("*.bbcode.j2")}

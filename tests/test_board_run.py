@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from killmod.game import outbox
 from killmod.game.store import Game
 from tests.support.boardgames import GAME_TID, board_game, ok, uid
@@ -19,6 +21,7 @@ from tests.support.pagebuilder import SHANGHAI
 ROLES = dict.fromkeys(range(1, 17))
 
 
+@pytest.mark.slow
 def test_a_night_and_a_day_through_the_board(tmp_path: Path, serve_site):
     game = board_game(tmp_path, serve_site, "1.2", ROLES)
     board = game.board

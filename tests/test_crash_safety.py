@@ -37,6 +37,9 @@ from tests.support.pagebuilder import (
     discuz_x_site,
 )
 
+# Crash tests: run by CI and the full suite, left out of the inner loop (-m "not slow").
+pytestmark = pytest.mark.slow
+
 KILLMOD = Path(sys.executable).parent / "killmod"
 BUDGET = 15.0  # seconds of random kills
 MAX_KILLS = 30

@@ -150,6 +150,7 @@ def test_a_503_is_retried_and_the_thread_read_whole(faulty_server, serve_site):
 
 
 @pytest.mark.parametrize("status", [429, 503])
+@pytest.mark.slow
 def test_retry_after_is_waited_then_the_page_read(faulty_server, serve_site, status):
     busy = Response(status, {"Retry-After": "1"}, b"slow down")
     base = faulty_server(FaultySite(discuz_x_site(demo_thread()), "page=3", [busy]))

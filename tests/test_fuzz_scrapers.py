@@ -28,6 +28,9 @@ from tests.support.pagebuilder import (
 )
 from tests.support.pagebuilder_more import render_archiver_page, render_printable_page
 
+# Fuzz tests: run by CI and the full suite, left out of the inner loop (-m "not slow").
+pytestmark = pytest.mark.slow
+
 PER_KIND = 30
 SEED = 20190512
 SCRAPERS = sorted(fuzzing.pages_by_scraper())

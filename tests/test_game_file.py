@@ -50,6 +50,7 @@ def refused_by_console(done, *words: str) -> None:
 # --- one file ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_after_every_kind_of_step_the_db_file_alone_holds_the_game(tmp_path, serve_site):
     db = game_12(tmp_path, dict.fromkeys(ROLES))
     day1 = vote_url(serve_site, TIE, 1)
@@ -135,6 +136,7 @@ def read_only(path: Path) -> Iterator[None]:
         subprocess.run(["chattr", "-i", str(path)], check=True)
 
 
+@pytest.mark.slow
 def test_a_read_only_game_file_is_read_but_not_written(tmp_path):
     db = game_12(tmp_path)
     before = digest(db)
@@ -146,6 +148,7 @@ def test_a_read_only_game_file_is_read_but_not_written(tmp_path):
     assert digest(db) == before
 
 
+@pytest.mark.slow
 def test_a_game_file_in_a_read_only_folder_is_refused_whole(tmp_path):
     (tmp_path / "game").mkdir()
     db = game_12(tmp_path / "game")
@@ -165,6 +168,7 @@ def limited_to(size: int):
     return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_refused_and_the_file_stays_as_it_was(tmp_path):
     db = game_12(tmp_path)
     thread = vote_thread(ballots_for(everyone_votes(16)))
@@ -198,6 +202,7 @@ def test_sqlite_full_is_the_full_disk_message(tmp_path, serve_site):
     assert rows(db) == before
 
 
+@pytest.mark.slow
 def test_a_full_disk_for_the_post_records_nothing(tmp_path, serve_site):
     db = game_12(tmp_path)
     url = vote_url(serve_site, everyone_votes(16), 1)
@@ -213,6 +218,7 @@ def test_a_full_disk_for_the_post_records_nothing(tmp_path, serve_site):
     assert rows(db) == before
 
 
+@pytest.mark.slow
 def test_a_damaged_game_file_is_refused_and_left_alone(tmp_path):
     db = game_12(tmp_path)
     data = bytearray(db.read_bytes())
@@ -225,12 +231,14 @@ def test_a_damaged_game_file_is_refused_and_left_alone(tmp_path):
     assert digest(db) == before
 
 
+@pytest.mark.slow
 def test_a_file_that_is_no_database_is_refused(tmp_path):
     db = tmp_path / "killmod.db"
     db.write_bytes(b"not a database at all " * 200)
     refused_by_console(console("status", "--db", db), "不是 killmod 的游戏文件", str(db))
 
 
+@pytest.mark.slow
 def test_a_file_of_an_older_schema_is_refused_untouched_and_upgraded_on_request(tmp_path):
     db = tmp_path / "killmod.db"
     shutil.copyfile(V1_GAME, db)
@@ -244,6 +252,7 @@ def test_a_file_of_an_older_schema_is_refused_untouched_and_upgraded_on_request(
     assert digest(db) == before and not Path(f"{db}-wal").exists()
 
 
+@pytest.mark.slow
 def test_a_file_of_a_newer_schema_is_refused(tmp_path):
     db = game_12(tmp_path)
     with sqlite3.connect(db) as conn:
@@ -251,6 +260,7 @@ def test_a_file_of_a_newer_schema_is_refused(tmp_path):
     refused_by_console(console("status", "--db", db), "更新版本的 killmod 写的", "请升级 killmod")
 
 
+@pytest.mark.slow
 def test_a_dangling_symlink_is_refused_and_never_followed(tmp_path):
     link = tmp_path / "killmod.db"
     link.symlink_to(tmp_path / "moved" / "game.db")
@@ -263,6 +273,7 @@ def test_a_dangling_symlink_is_refused_and_never_followed(tmp_path):
     assert not (tmp_path / "moved").exists()
 
 
+@pytest.mark.slow
 def test_a_game_file_of_another_rule_set_than_the_thread_is_refused(tmp_path, serve_site):
     db = game_12(tmp_path)
     thread = replace(vote_thread(ballots_for(everyone_votes(16))), title="【2.0规则】第1天投票帖")
@@ -278,6 +289,7 @@ def test_a_game_file_of_another_rule_set_than_the_thread_is_refused(tmp_path, se
 # --- the upgrade of an older file --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_upgrade_keeps_every_record_and_makes_every_step_undoable(tmp_path):
     db = tmp_path / "killmod.db"
     shutil.copyfile(V1_GAME, db)
@@ -308,6 +320,7 @@ def test_the_upgrade_keeps_every_record_and_makes_every_step_undoable(tmp_path):
         assert [e.kind for e in game.events() if e.kind != "undone"] == ["substitution", "warning"]
 
 
+@pytest.mark.slow
 def test_an_upgrade_that_cannot_be_done_leaves_the_file_as_it_was(tmp_path):
     db = tmp_path / "killmod.db"
     shutil.copyfile(V1_GAME, db)

@@ -391,6 +391,7 @@ def dripping(site: Callable[[str], Response], seconds: float) -> Callable[[str],
     return drip
 
 
+@pytest.mark.slow
 def test_a_slow_drip_of_bytes_does_not_defeat_the_timeout(serve_site, roster):
     """Each byte comes well within the read timeout; the page would arrive whole after 3 s
     — but a page must arrive within --timeout of the board starting to answer."""

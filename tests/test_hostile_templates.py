@@ -265,6 +265,7 @@ def hostile(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("name", sorted(SETS))
+@pytest.mark.slow
 def test_a_hostile_template_reaches_no_secret(tmp_path_factory, hostile, name):
     game = Game2(tmp_path_factory.mktemp(name.replace(".", "_")), name, templates=hostile)
     game.tie_once = True  # so that the lottery posts (or a re-vote) are walked too

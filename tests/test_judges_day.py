@@ -44,6 +44,7 @@ def clock(monkeypatch, moment) -> None:
 
 
 @pytest.mark.parametrize("rules", SETS)
+@pytest.mark.slow
 def test_every_post_of_the_day_per_rule_set(rules, tmp_path, serve_site, monkeypatch):
     game = play(tmp_path, rules, serve_site)
     db = game.db
@@ -68,6 +69,7 @@ def test_every_post_of_the_day_per_rule_set(rules, tmp_path, serve_site, monkeyp
 
 
 @pytest.mark.parametrize("rules", SETS)
+@pytest.mark.slow
 def test_the_substitute_gets_the_seats_notice_and_the_post_names_no_role(
     rules, tmp_path, serve_site
 ):

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from killmod.game.store import Game
 from tests.support.gamefiles import deadline, night, ok, private_text, refused, run, said
 from tests.support.gamesteps import (
@@ -68,6 +70,7 @@ def test_lots_that_cannot_be_written_leave_no_lottery(tmp_path, serve_site):
     assert Game.open(db).events("lottery") == []
 
 
+@pytest.mark.slow
 def test_a_commit_that_fails_takes_the_written_notices_back(tmp_path):
     db = game_12(tmp_path, dict.fromkeys(ROLES))
     reader = subprocess.Popen(
@@ -148,6 +151,7 @@ def emoji_game(tmp_path: Path, serve_site) -> tuple[Path, str]:
     return db, vote_url(serve_site, everyone_votes(16), 1)
 
 
+@pytest.mark.slow
 def test_a_post_to_a_file_is_utf8_whatever_the_console(tmp_path, serve_site):
     db, url = emoji_game(tmp_path, serve_site)
     post = tmp_path / "post.txt"
@@ -163,6 +167,7 @@ def test_a_post_to_a_file_is_utf8_whatever_the_console(tmp_path, serve_site):
     assert len(Game.open(db).tallies()) == 1
 
 
+@pytest.mark.slow
 def test_a_console_that_cannot_show_a_character_gets_a_mark_and_a_notice(tmp_path, serve_site):
     db, url = emoji_game(tmp_path, serve_site)
     leader, follower = pty.openpty()

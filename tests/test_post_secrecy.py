@@ -15,6 +15,7 @@ from tests.support.publicgames import SETS, Chooser, Game2, fixed_salt
 
 
 @pytest.mark.parametrize("name", sorted(SETS))
+@pytest.mark.slow
 def test_public_posts_pass_and_private_files_are_refused(tmp_path, name):
     game = Game2(tmp_path, name, templates=None)
     with fixed_salt():

@@ -77,6 +77,7 @@ def test_a_post_is_made_once_and_its_pid_recorded(game: BoardGame):
     assert judge_posts(game) == [TEXT]
 
 
+@pytest.mark.slow
 def test_the_post_is_shown_where_it_goes_and_made_only_with_yes(game: BoardGame):
     file = game.tmp / "post.txt"
     file.write_text(TEXT, encoding="utf-8")

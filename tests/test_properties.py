@@ -27,6 +27,7 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from killmod.ballots.count import REASONS, count_votes
@@ -57,6 +58,10 @@ NAMES = (
     "夜猫子",
     "老王",
 )
+
+# Property tests: run by CI and the full suite, left out of the inner loop (-m "not slow").
+pytestmark = pytest.mark.slow
+
 READINGS = {"vote", "abstain", "proxy", "none", "ambiguous", "unknown_target"}
 REJECTIONS = {*REASONS, "time_ambiguous", "judge", "ignored"}
 

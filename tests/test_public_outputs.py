@@ -40,6 +40,7 @@ from tests.support.publicgames import (
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # games take seconds: no shrinking
 )
 @given(data=st.data())
+@pytest.mark.slow
 def test_no_public_output_tells_a_secret(tmp_path_factory, name, data):
     game = Game2(tmp_path_factory.mktemp(name.replace(".", "_")), name, templates=None)
     with fixed_salt():

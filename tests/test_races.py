@@ -34,6 +34,10 @@ from tests.support.gamesteps import (
 )
 from tests.support.pagebuilder import Response, discuz_x_site
 
+# Process tests (killmod processes racing): run by CI and the full suite, left out of the
+# inner loop (-m "not slow").
+pytestmark = pytest.mark.slow
+
 # A killmod that pauses inside its step (after its checks, at its first write) until told,
 # or says when it is about to begin its step.
 PAUSING = """

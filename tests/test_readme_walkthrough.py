@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 KILLMOD = Path(sys.executable).parent / "killmod"
 BLOCK = re.compile(r"^```\n(\$ .*?)^```$", re.MULTILINE | re.DOTALL)
@@ -44,6 +46,7 @@ def test_the_first_hour_is_ten_commands_and_a_typo():
     assert all(command.startswith("killmod ") for command in commands)
 
 
+@pytest.mark.slow
 def test_the_readmes_first_game_runs_as_written(tmp_path):
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     folder = tmp_path / "第一局"

@@ -267,6 +267,7 @@ def fixed_salt():
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a game a second: no shrinking
 )
 @given(scenarios())
+@pytest.mark.slow
 def test_no_public_post_depends_on_a_living_players_role(tmp_path_factory, scenario):
     roles, dead, plan = scenario
     folder = tmp_path_factory.mktemp("game")
@@ -357,6 +358,7 @@ def everything_written(folder: Path) -> bytes:
 
 
 @needs_cookies
+@pytest.mark.slow
 def test_cookies_are_sent_and_never_printed_or_cached(tmp_path, cookies):
     roster = tmp_path / "roster.toml"
     roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
@@ -376,6 +378,7 @@ def test_cookies_are_sent_and_never_printed_or_cached(tmp_path, cookies):
 
 @needs_cookies
 @pytest.mark.parametrize("failure", ["login", "error", "unreachable"])
+@pytest.mark.slow
 def test_cookies_never_appear_in_an_error(tmp_path, cookies, failure):
     roster = tmp_path / "roster.toml"
     roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
@@ -407,6 +410,7 @@ def test_cookies_never_appear_in_an_error(tmp_path, cookies, failure):
         f"# Netscape HTTP Cookie File\n{COOKIE}\n",
     ],
 )
+@pytest.mark.slow
 def test_a_bad_cookies_file_is_named_never_quoted(tmp_path, text):
     roster = tmp_path / "roster.toml"
     roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
@@ -431,6 +435,7 @@ def with_login(base: str) -> str:
     return base.replace("http://", f"http://judge:{PASSWORD}@", 1)
 
 
+@pytest.mark.slow
 def test_a_login_in_the_url_is_never_shown_cached_or_recorded(tmp_path):
     roster = tmp_path / "roster.toml"
     roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
@@ -468,6 +473,7 @@ def test_a_login_in_the_url_is_never_shown_cached_or_recorded(tmp_path):
 
 
 @pytest.mark.parametrize("failure", ["error", "unreachable", "missing"])
+@pytest.mark.slow
 def test_a_login_in_the_url_never_appears_in_an_error(tmp_path, failure):
     roster = tmp_path / "roster.toml"
     roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")

@@ -103,6 +103,7 @@ def test_a_player_without_a_uid_gets_nothing_and_nobody_does(tmp_path: Path, ser
     assert game.board.letters == []
 
 
+@pytest.mark.slow
 def test_flood_control_is_waited_out_and_a_second_refusal_stops_half_way(
     tmp_path: Path, serve_site
 ):

@@ -101,24 +101,28 @@ def test_each_check_that_fails_is_named_with_what_to_do(tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_run_py_example_prints_the_example_announcement():
     done = run_py("example")
     assert done.returncode == 0, done.stderr
     assert done.stdout == (GOLDEN / "example.bbcode").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_run_py_example_passes_options_on_to_killmod():
     done = run_py("example", "--format", "text")
     assert done.returncode == 0, done.stderr
     assert done.stdout == (GOLDEN / "example.text").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_run_py_test_with_no_test_selected_exits_0():
     done = run_py("test", "-k", "no_test_has_this_name", "-p", "no:cacheprovider")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "deselected" in done.stdout
 
 
+@pytest.mark.slow
 def test_run_py_without_a_command_says_how_to_use_it():
     done = run_py()
     assert done.returncode == 2
@@ -132,6 +136,7 @@ def test_the_ci_runs_the_readmes_test_command():
     assert "python run.py test" in readme and "python run.py example" in readme
 
 
+@pytest.mark.slow
 def test_the_packaging_raises_no_deprecation_warning():
     """pip prepares the metadata as an install would, with setuptools' warnings shown."""
     pip = [sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps"]

@@ -16,6 +16,10 @@ import pytest
 
 from tests.support.pagebuilder import DEMO_ROSTER_TOML, demo_thread, render_discuz_x_page
 
+# Process tests (a fresh Python for each command): run by CI and the full suite, left out
+# of the inner loop (-m "not slow").
+pytestmark = pytest.mark.slow
+
 # Runs the command, then prints which of the watched modules it loaded.
 PROBE = """
 import json, sys

@@ -119,6 +119,7 @@ def test_golden_output_of_the_bundled_example(fmt):
     assert result.output == golden.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_readme_example_command_runs_as_written():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "python run.py example" in readme and "python run.py test" in readme
@@ -232,6 +233,7 @@ def test_bad_roster_names_file_line_and_key(tmp_path):
     assert "colour" in result.output
 
 
+@pytest.mark.slow
 def test_unreachable_board_fails_with_exit_1_and_no_partial_tally(roster):
     result = run(
         "tally",
@@ -273,6 +275,7 @@ def test_a_tie_is_announced_with_a_lottery_and_nobody_is_out(serve_site, roster)
     assert "平票" in text and "抽签" in text
 
 
+@pytest.mark.slow
 def test_installed_package_carries_its_templates(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],

@@ -16,6 +16,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from killmod.announce.render import render_public
@@ -39,6 +40,9 @@ from killmod.usecases.tally import tally_thread
 from killmod.usecases.undo import undo
 from tests.support.gamefiles import ok, roster_toml, run
 from tests.support.gamesteps import rows
+
+# Property tests: run by CI and the full suite, left out of the inner loop (-m "not slow").
+pytestmark = pytest.mark.slow
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 SEATS = range(1, 17)

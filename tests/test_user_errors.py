@@ -105,6 +105,7 @@ def demo_url(base: str, tid: int = DEMO_TID) -> str:
 # --- the real console script ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_console_bad_roster_names_the_file_line_and_key(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('rules = "1.2"\n[[players]]\nseat = 1\nname = "a"\ncolour = "red"\n', "utf-8")
@@ -114,12 +115,14 @@ def test_console_bad_roster_names_the_file_line_and_key(tmp_path):
     assert_console_error(done, 2, "bad.toml", "第 5 行", "colour")
 
 
+@pytest.mark.slow
 def test_console_dns_failure_names_the_host(tmp_path, roster):
     url = "http://killmod-test.invalid/forum.php?mod=viewthread&tid=1"
     done = console("tally", url, "--roster", str(roster), "--deadline", "22:00", cwd=tmp_path)
     assert_console_error(done, 1, "无法连接论坛", "killmod-test.invalid")
 
 
+@pytest.mark.slow
 def test_console_tls_error_to_a_plain_http_port(serve_site, tmp_path, roster):
     base = serve_site(discuz_x_site(demo_thread()))
     url = demo_url(base.replace("http://", "https://"))
@@ -127,11 +130,13 @@ def test_console_tls_error_to_a_plain_http_port(serve_site, tmp_path, roster):
     assert_console_error(done, 1, "无法建立安全连接（TLS 错误）", url)
 
 
+@pytest.mark.slow
 def test_console_unknown_seat_for_a_substitute(tmp_path, game):
     done = console("sub", "99", "新人", "--db", str(game), cwd=tmp_path)
     assert_console_error(done, 2, "没有 99 号座位")
 
 
+@pytest.mark.slow
 def test_console_login_page(serve_site, tmp_path, roster):
     base = serve_site(lambda path: login_page())
     done = console(
@@ -205,6 +210,7 @@ def test_a_page_no_format_recognises(tmp_path, roster):
     assert_user_error(result.output, result.exit_code, 1, "无法识别的论坛页面格式", "--forum")
 
 
+@pytest.mark.slow
 def test_unreachable_host(roster):
     url = f"http://127.0.0.1:{free_port()}/forum.php?mod=viewthread&tid=1"
     result = cli("tally", url, "--roster", str(roster), "--deadline", "22:00")

@@ -12,6 +12,7 @@ import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import killmod.commands.open as open_command
@@ -40,6 +41,7 @@ def live_thread(now: datetime) -> FakeThread:
     return FakeThread(TID, "【投票帖】", posts, now=now)
 
 
+@pytest.mark.slow
 def test_watch_record_end_to_end_records_as_tally_record_does(tmp_path, serve_site):
     for folder in ("watched", "twin"):
         (tmp_path / folder).mkdir()

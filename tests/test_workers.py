@@ -33,6 +33,10 @@ needs_workers = pytest.mark.skipif(
     (os.cpu_count() or 1) < 2 or not sys.platform.startswith("linux"),
     reason="worker processes need two cores and Linux",
 )
+
+# Process tests: run by CI and the full suite, left out of the inner loop (-m "not slow").
+pytestmark = pytest.mark.slow
+
 VIEWTHREAD = "/forum.php?mod=viewthread&tid=8001"
 
 
