@@ -145,48 +145,28 @@ def tally(
         from killmod.game.store import Game
 
         opened = Game.using(db_path)
+    shared = {
+        "deadline": deadline,
+        "roster": roster_path,
+        "round_no": round_no,
+        "phase": phase,
+        "fmt": fmt,
+        "print_secrets": print_secrets,
+        "edits": edits,
+        "ambiguous_time": ambiguous_time,
+        "rulings": rulings,
+        "templates": templates,
+        "forum": forum,
+        "profile": profile_path,
+        "fetching": fetching,
+        "speaker": speaker,
+    }
     with opened as game:
         if as_of is not None or (not record and not early and fmt in ("bbcode", "text")):
-            _so_far(
-                game,
-                source,
-                as_of=as_of,
-                deadline=deadline,
-                roster=roster_path,
-                round_no=round_no,
-                phase=phase,
-                fmt=fmt,
-                print_secrets=print_secrets,
-                edits=edits,
-                ambiguous_time=ambiguous_time,
-                rulings=rulings,
-                templates=templates,
-                forum=forum,
-                profile=profile_path,
-                fetching=fetching,
-                speaker=speaker,
-            )
+            _so_far(game, source, as_of=as_of, **shared)
         else:
             _tally(
-                game,
-                source,
-                deadline=deadline,
-                roster=roster_path,
-                round_no=round_no,
-                record=record,
-                replace_record=replace_record,
-                early=early,
-                phase=phase,
-                fmt=fmt,
-                print_secrets=print_secrets,
-                edits=edits,
-                ambiguous_time=ambiguous_time,
-                rulings=rulings,
-                templates=templates,
-                forum=forum,
-                profile=profile_path,
-                fetching=fetching,
-                speaker=speaker,
+                game, source, record=record, replace_record=replace_record, early=early, **shared
             )
         if post_url:
             what = None if record else "目前的票数"
