@@ -10,7 +10,16 @@ from __future__ import annotations
 from datetime import datetime
 from types import ModuleType
 
-from killmod.core.model import DayStep, TallyResult
+from killmod.core.model import (
+    Ballot,
+    Change,
+    DayStep,
+    Flag,
+    GameWarning,
+    Rejection,
+    TallyResult,
+    Verdict,
+)
 from killmod.core.times import format_iso
 
 SCHEMA = "killmod.tally/1"
@@ -52,82 +61,88 @@ def tally_json(result: TallyResult, rules: ModuleType) -> dict:
                 {"view": v.view, "pages": v.pages, "why": v.why} for v in result.source.views
             ],
         },
-        "ballots": [
-            {
-                "seat": b.seat,
-                "name": b.name,
-                "kind": b.kind,
-                "target": b.target,
-                "floor": b.floor,
-                "posted_at": _iso(b.posted_at),
-            }
-            for b in result.ballots
-        ],
+        "ballots": [_ballot_json(b) for b in result.ballots],
         "counts": [
             {"seat": c.seat, "name": c.name, "votes": c.votes, "voters": list(c.voters)}
             for c in result.counts
         ],
         "outcome": outcome,
-        "changes": [
-            {
-                "seat": c.seat,
-                "floor": c.floor,
-                "from": c.from_,
-                "to": c.to,
-                "posted_at": _iso(c.posted_at),
-            }
-            for c in result.changes
-        ],
-        "rejected": [
-            {
-                "floor": r.floor,
-                "author": r.author,
-                "seat": r.seat,
-                "reason": r.reason,
-                "pid": r.pid,
-                "posted_at": _iso(r.posted_at),
-            }
-            for r in result.rejected
-        ],
-        "flags": [
-            {
-                "floor": f.floor,
-                "seat": f.seat,
-                "reason": f.reason,
-                "detail": f.detail,
-                **({"suggestion": f.suggestion} if f.suggestion is not None else {}),
-            }
-            for f in result.flags
-        ],
-        "warnings": [
-            {
-                "seat": w.seat,
-                "name": w.name,
-                "total": w.total,
-                "action": w.action,
-                **({"substitute": w.substitute} if w.substitute else {}),
-            }
-            for w in result.warnings
-        ],
-        "verdicts": [
-            {
-                "pid": v.pid,
-                "floor": v.floor,
-                "author": v.author,
-                "seat": v.seat,
-                "posted_at": _iso(v.posted_at),
-                "verdict": v.verdict,
-                "kind": v.kind,
-                "target": v.target,
-                "fragment": v.fragment,
-                "ruling": v.ruling,
-                "notes": list(v.notes),
-            }
-            for v in result.verdicts
-        ],
+        "changes": [_change_json(c) for c in result.changes],
+        "rejected": [_rejection_json(r) for r in result.rejected],
+        "flags": [_flag_json(f) for f in result.flags],
+        "warnings": [_warning_json(w) for w in result.warnings],
+        "verdicts": [_verdict_json(v) for v in result.verdicts],
         **({"excused": list(result.excused)} if result.excused else {}),
         **({"day": _day_json(result.day)} if result.day else {}),
         **({"early": True} if result.early else {}),
+    }
+
+
+def _ballot_json(b: Ballot) -> dict:
+    return {
+        "seat": b.seat,
+        "name": b.name,
+        "kind": b.kind,
+        "target": b.target,
+        "floor": b.floor,
+        "posted_at": _iso(b.posted_at),
+    }
+
+
+def _change_json(c: Change) -> dict:
+    return {
+        "seat": c.seat,
+        "floor": c.floor,
+        "from": c.from_,
+        "to": c.to,
+        "posted_at": _iso(c.posted_at),
+    }
+
+
+def _rejection_json(r: Rejection) -> dict:
+    return {
+        "floor": r.floor,
+        "author": r.author,
+        "seat": r.seat,
+        "reason": r.reason,
+        "pid": r.pid,
+        "posted_at": _iso(r.posted_at),
+    }
+
+
+def _flag_json(f: Flag) -> dict:
+    return {
+        "floor": f.floor,
+        "seat": f.seat,
+        "reason": f.reason,
+        "detail": f.detail,
+        **({"suggestion": f.suggestion} if f.suggestion is not None else {}),
+    }
+
+
+def _warning_json(w: GameWarning) -> dict:
+    return {
+        "seat": w.seat,
+        "name": w.name,
+        "total": w.total,
+        "action": w.action,
+        **({"substitute": w.substitute} if w.substitute else {}),
+    }
+
+
+def _verdict_json(v: Verdict) -> dict:
+    return {
+        "pid": v.pid,
+        "floor": v.floor,
+        "author": v.author,
+        "seat": v.seat,
+        "posted_at": _iso(v.posted_at),
+        "verdict": v.verdict,
+        "kind": v.kind,
+        "target": v.target,
+        "fragment": v.fragment,
+        "ruling": v.ruling,
+        "notes": list(v.notes),
     }
 
 
