@@ -1,6 +1,8 @@
 """Long mutation fuzzing of every scraper: damaged pages must read right or fail clearly.
 
-    .venv/bin/python bench/fuzz.py --minutes N [--seed S] [--json]
+    .venv/bin/python -m bench.fuzz --minutes N [--seed S] [--json]
+
+(run from the repository's folder: as a module, it finds the tests' helpers, ``tests.support``)
 
 Runs the fuzzer of ``tests/support/fuzzing.py`` (its docstring states the damage and the
 invariants) for N minutes, every scraper and kind of damage in turn on random pages, and
@@ -24,12 +26,8 @@ import json
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the tests' fuzzing helpers: tests.support
-
-from tests.support import fuzzing  # noqa: E402
+from tests.support import fuzzing
 
 
 def main() -> int:

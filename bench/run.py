@@ -1,7 +1,9 @@
 """killmod's benchmark: real commands, each as its own process, against real boards built
 with the tests' page builder, beside the least work any tool must do and a naive script.
 
-    .venv/bin/python bench/run.py [--repeat N] [--json] [--markdown]
+    .venv/bin/python -m bench.run [--repeat N] [--json] [--markdown]
+
+(run from the repository's folder: as a module, it finds the tests' helpers, ``tests.support``)
 
 Boards (``tests/support/pagebuilder_api.whole_board``: thread pages, printable view, archiver and
 mobile API of one thread; every answer rendered once, then only sent):
@@ -53,7 +55,6 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the tests' page builder: tests.support
 
 from tests.support.forumserver import serve  # noqa: E402
 from tests.support.gamethread import ROUND1_END, ROUND2_END, game_thread  # noqa: E402

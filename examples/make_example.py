@@ -1,6 +1,8 @@
 """Writes the bundled example (saved vote-thread pages and the roster) with the test page builder.
 
-    python examples/make_example.py
+    python -m examples.make_example
+
+(run from the repository's folder: as a module, it finds the tests' page builder)
 
 The pages are the demo thread of ``tests/support/pagebuilder.py`` as a Discuz! X3.4
 board renders it; ``tests/test_example.py`` checks that the files here are
@@ -9,13 +11,11 @@ exactly what this script writes.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))  # the tests' page builder: tests.support
+from tests.support.pagebuilder import DEMO_ROSTER_TOML, demo_thread, render_discuz_x_page
 
-from tests.support.pagebuilder import DEMO_ROSTER_TOML, demo_thread, render_discuz_x_page  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 
 def example_files() -> dict[Path, bytes]:

@@ -2,7 +2,7 @@
 
 A bounded run of the mutation fuzzer of ``tests/fuzzing.py`` (its docstring states the
 invariants checked): ``PER_KIND`` mutations of each kind for each scraper, the same every
-run (seeded).  ``bench/fuzz.py --minutes N`` runs it for longer with fresh seeds.  Below
+run (seeded).  ``python -m bench.fuzz --minutes N`` runs it for longer with fresh seeds.  Below
 the fuzzing, one example of each kind of damage the fuzzer found slipping through, each
 read the way the judge reads it.
 """
