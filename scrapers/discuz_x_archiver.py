@@ -15,7 +15,7 @@ The page list is "页: [1] 2 3" (``div.page``, the current page in ``<strong>``)
 of the pages from ten before this one to nine after it (``arch_multi()``), so page 1 of a
 long thread lists 1–10 and the last page only the last pages; a page number past the end
 is answered with the last page.  The thread's id is in the "查看完整版本" link.  There is
-no charset meta: only the HTTP header says it (``killmod.fetch.charset`` then takes UTF-8 when
+no charset meta: only the HTTP header says it (``scrapers.charset`` then takes UTF-8 when
 the bytes are UTF-8).
 
 Identity: no pid, floor or uid is shown.  ``pid`` is synthetic — ``page × 10000 +

@@ -65,7 +65,6 @@ from lxml import etree
 from killmod.core.errors import BadInput
 from killmod.core.model import Page, Post, Precision
 from killmod.core.times import parse_board_time
-from killmod.fetch.charset import codec_for
 from scrapers.base import (
     Address,
     ScrapeError,
@@ -78,6 +77,7 @@ from scrapers.base import (
     require_not_nested,
     tidy_text,
 )
+from scrapers.charset import codec_for
 
 if TYPE_CHECKING:
     from lxml.cssselect import CSSSelector
