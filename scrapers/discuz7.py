@@ -39,6 +39,9 @@ from scrapers.base import (
     drop,
     element_text,
     named_pids,
+    no_board_message,
+    no_seconds_view,
+    no_views,
     page_clock,
     require_after_posts,
     require_agreement,
@@ -46,10 +49,16 @@ from scrapers.base import (
     require_named_posts,
     require_not_nested,
     require_parts,
+    sha256_fingerprint,
     tidy_text,
 )
 
 NAME = "discuz7"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+board_message = no_board_message  # its message pages are read by parse
+seconds_view = no_seconds_view
+views = no_views
 
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! [67]\.')
 _UID = re.compile(r"uid[=-](\d+)")

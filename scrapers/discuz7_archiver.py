@@ -32,14 +32,23 @@ from scrapers.base import (
     ScrapeError,
     document,
     drop,
+    no_board_message,
+    no_seconds_view,
+    no_views,
     require_after_posts,
     require_end,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
 from scrapers.discuz7 import NOISE
 
 NAME = "discuz7_archiver"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+board_message = no_board_message  # its message pages are read by parse
+seconds_view = no_seconds_view
+views = no_views
 
 PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's page size
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! Archiver [67]\.')

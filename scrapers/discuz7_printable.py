@@ -37,15 +37,24 @@ from scrapers.base import (
     ScrapeError,
     document,
     drop,
+    no_board_message,
+    no_seconds_view,
+    no_views,
     page_clock,
     require_after_posts,
     require_end,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
 from scrapers.discuz7 import NOISE, message_parts, no_posts, post_time
 
 NAME = "discuz7_printable"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+board_message = no_board_message  # its message pages are read by parse
+seconds_view = no_seconds_view
+views = no_views
 
 LIMIT = 100  # posts the printable view shows at most
 _POWERED = re.compile(r"Powered by Discuz! [67]\.")

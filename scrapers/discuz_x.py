@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from functools import lru_cache
-from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from lxml import etree
@@ -21,6 +21,8 @@ from killmod.core.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
     Address,
     ScrapeError,
+    SecondsView,
+    ThreadViews,
     board_edit_notice,
     document,
     drop,
@@ -33,10 +35,16 @@ from scrapers.base import (
     require_named_posts,
     require_not_nested,
     require_parts,
+    sha256_fingerprint,
     tidy_text,
 )
+from scrapers.board_messages import board_message as board_message
 
 NAME = "discuz_x"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+
+PAGE_SIZE = 10  # X3.4's default thread page size, until a page read shows the board's
 
 _REWRITE = re.compile(r"thread-(\d+)-(\d+)-(\d+)\.html")
 _UID = re.compile(r"uid[=-](\d+)")
@@ -114,6 +122,64 @@ def board_root(url: str) -> tuple[str, str] | None:
         return None
     root = urlunsplit((parts.scheme, parts.netloc, found.group("root"), "", ""))
     return root, tid
+
+
+# A thread page's path, in the rewritten form, when the URL names one that way.
+_REWRITTEN_PATH = re.compile(r"thread-(\d+)-\d+-\d+\.html$")
+
+
+def archiver_url(url: str) -> str | None:
+    """The archiver's first page for a Discuz! X thread URL (either URL form), if it has a tid."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return None
+    rewritten = _REWRITTEN_PATH.search(parts.path)
+    tids = [rewritten.group(1)] if rewritten else parse_qs(parts.query).get("tid", [])
+    if not tids or not tids[0].isdigit():
+        return None
+    return urljoin(url, f"archiver/?tid-{tids[0]}.html")
+
+
+def seconds_view(url: str) -> SecondsView | None:
+    """The archiver, which shows every post's time to the second where the thread pages
+    (and the printable view) show minutes; None when the URL names no thread."""
+    from scrapers import discuz_x_archiver
+
+    archiver = archiver_url(url)
+    if archiver is None:
+        return None
+    return SecondsView(discuz_x_archiver, archiver, "archiver", "归档页")
+
+
+def views(url: str) -> ThreadViews | None:
+    """The views of the thread a Discuz! X URL (any view) names: the thread pages, the
+    mobile API, the printable view and the archiver; None when it names no thread."""
+    from scrapers import discuz_x, discuz_x_archiver, discuz_x_mobile, discuz_x_printable
+
+    found = board_root(url)
+    if found is None:
+        return None
+    root, tid = found
+    if discuz_x_mobile.matches(url, ""):
+        given = "api"
+    elif discuz_x_printable.matches(url, ""):
+        given = "printable"
+    elif discuz_x_archiver.matches(url, ""):
+        given = "archiver"
+    else:
+        given = "pages"
+    return ThreadViews(
+        given=given,
+        pages=discuz_x,
+        pages_url=f"{root}forum.php?mod=viewthread&tid={tid}",
+        page_size=PAGE_SIZE,
+        api=discuz_x_mobile,
+        api_url=lambda ppp, page: discuz_x_mobile.thread_api_url(root, tid, ppp=ppp, page=page),
+        printable=discuz_x_printable,
+        printable_url=f"{root}forum.php?mod=viewthread&action=printable&tid={tid}",
+        printable_limit=discuz_x_printable.LIMIT,
+        archiver=discuz_x_archiver,
+    )
 
 
 def thread_url(url: str) -> str | None:

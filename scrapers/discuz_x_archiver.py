@@ -44,13 +44,21 @@ from scrapers.base import (
     Address,
     ScrapeError,
     document,
+    no_seconds_view,
+    no_views,
     require_after_posts,
     require_end,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
+from scrapers.board_messages import board_message as board_message
 
 NAME = "discuz_x_archiver"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+seconds_view = no_seconds_view  # it is the view with seconds
+views = no_views  # a view read as itself
 
 PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's page size
 EXCERPT_LINES = 3  # lines Discuz keeps of a quoted message

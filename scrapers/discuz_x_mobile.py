@@ -47,15 +47,19 @@ from scrapers.base import (
     drop,
     element_text,
     fragment,
+    no_seconds_view,
     require_parts,
     tidy_text,
 )
+from scrapers.board_messages import board_message as board_message
 from scrapers.discuz_x import board_root, edit_time
+from scrapers.discuz_x import views as views
 
 NAME = "discuz_x_mobile"
 # X3.4 answers the first request after a moderator's deletion with a 302 to a thread page
 # under api/mobile/ (no page of the API): the request is made again instead.
 AGAIN_ON_REDIRECT = True
+seconds_view = no_seconds_view  # every time it shows is to the second
 
 API = "api/mobile/index.php"
 _BANNED = ("作者被禁止或删除", "该帖被管理员或版主屏蔽")
@@ -116,7 +120,11 @@ def api_url(url: str, *, ppp: int, page: int = 1) -> str | None:
     found = board_root(url)
     if found is None:
         return None
-    root, tid = found
+    return thread_api_url(*found, ppp=ppp, page=page)
+
+
+def thread_api_url(root: str, tid: str, *, ppp: int, page: int = 1) -> str:
+    """The API's viewthread URL for thread ``tid`` of the board at ``root``."""
     query = urlencode(
         {"version": "4", "module": "viewthread", "tid": tid, "ppp": ppp, "page": page}
     )

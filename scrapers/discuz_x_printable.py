@@ -42,14 +42,21 @@ from scrapers.base import (
     drop,
     element_text,
     fragment,
+    no_views,
     require_after_posts,
     require_end,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
+from scrapers.board_messages import board_message as board_message
 from scrapers.discuz_x import board_root, edit_time
+from scrapers.discuz_x import seconds_view as seconds_view
 
 NAME = "discuz_x_printable"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+views = no_views  # a view read as itself: --forum discuz_x_printable
 
 LIMIT = 100  # posts the printable view shows at most
 _SEPARATOR = re.compile(r"<hr\s+noshade[^>]*>", re.IGNORECASE)

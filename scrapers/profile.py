@@ -1,8 +1,8 @@
 """Any other board, described by a TOML profile: CSS selectors and a date format.
 
 ``killmod tally URL --profile board.toml`` reads the thread with ``load_profile(path)`` and
-``ProfileScraper(profile)``, which offers what a scraper module does (``NAME``,
-``matches``, ``parse``, ``page_url``).  Profiles are given explicitly, never picked
+``ProfileScraper(profile)``, which offers what a scraper module does
+(``scrapers.base.Scraper``).  Profiles are given explicitly, never picked
 automatically.  A value is found by a *field*: a CSS selector string, or a table
 
     { selector = "span.tail-info", attribute = "data-field", json = "author.user_name",
@@ -75,6 +75,7 @@ from scrapers.base import (
     require_agreement,
     require_end,
     require_not_nested,
+    sha256_fingerprint,
     tidy_text,
 )
 from scrapers.charset import codec_for
@@ -158,8 +159,10 @@ class Profile:
 
 
 class ProfileScraper:
-    """What reads the board a profile describes: ``NAME``, ``matches``, ``parse``,
-    ``page_url``, ``address``."""
+    """What reads the board a profile describes, as a scraper module does
+    (``scrapers.base.Scraper``)."""
+
+    AGAIN_ON_REDIRECT = False
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
@@ -189,6 +192,23 @@ class ProfileScraper:
         """A profile's URLs say nothing checkable about their thread: pages are checked by
         the page number they show."""
         return Address()
+
+    def board_message(self, url: str, html: str) -> None:
+        """A profile describes no message page: a Discuz board's is recognised by the
+        registry (``scrapers.board_message``)."""
+        return None
+
+    def seconds_view(self, url: str) -> None:
+        """A profile names no view with finer times."""
+        return None
+
+    def views(self, url: str) -> None:
+        """A profile's board is read from its thread pages alone."""
+        return None
+
+    def fingerprint(self, body: bytes) -> str:
+        """What a page holds: the SHA-256 of its bytes."""
+        return sha256_fingerprint(body)
 
     def parse(
         self, html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False

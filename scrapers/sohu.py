@@ -35,13 +35,22 @@ from scrapers.base import (
     drop,
     element_text,
     fragment,
+    no_board_message,
+    no_seconds_view,
+    no_views,
     require_end,
     require_not_nested,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
 
 NAME = "sohu"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+board_message = no_board_message  # its message pages are read by parse
+seconds_view = no_seconds_view
+views = no_views
 
 POSTLIST = "#bbs_postlist"
 BLOCKED = "该帖子已被屏蔽"

@@ -51,7 +51,7 @@ class Thread:
     pages: int
     posts: tuple[Post, ...]
     scraper: str
-    settled: tuple[int, ...] = ()  # pids whose seconds were read from a view with seconds
+    confirmed: tuple[int, ...] = ()  # pids whose seconds a view with seconds confirmed
     views: tuple[ViewRead, ...] = ()
 
 
