@@ -389,3 +389,70 @@ def _page_bar(bar) -> tuple[int, int]:
         return page_no, int(found.group(1))
     numbers = [int(n) for t in bar.xpath(".//a/text()") for n in re.findall(r"\d+", t)]
     return page_no, max([page_no, *numbers])
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "viewthread pages in the rewritten URL form: pid, floor, uid, seconds",
+        "site": "discuz_x_site",
+        "args": {"rewrite": True},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/thread-3-1-1.html",
+        "posts": [
+            {
+                "floor": 1,
+                "pid": 501,
+                "author": "法官",
+                "uid": 1,
+                "time": "2019-05-12T21:00:05+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": 2,
+                "pid": 502,
+                "author": "白开水",
+                "uid": 12,
+                "time": "2019-05-12T21:59:30+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": 3,
+                "pid": 503,
+                "author": "花生米",
+                "uid": 13,
+                "time": "2019-05-12T22:00:20+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]
