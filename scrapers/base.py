@@ -41,40 +41,43 @@ class Address(NamedTuple):
 class Scraper(Protocol):
     """What reads one forum format: a scraper module, or a board described by a profile.
 
-    ``NAME`` is the format's name (``--forum``).  ``matches`` recognises a page of the
-    format by its URL or its text; ``parse`` reads one page (``exact_clock``:
-    ``fetched_at`` is the board's clock to the second) into a ``Page``, raising
-    ``ScrapeError`` for a page it cannot read; ``page_url`` gives page ``n`` of the thread
-    ``url`` belongs to and ``address`` the thread and page a URL asks for.
-    ``board_message`` says, in Chinese, why the board answered with ``html`` instead of a
-    thread page (None: it did not).  ``seconds_view`` is where the board shows the
-    thread's times to the second when this format shows minutes (None: nowhere);
-    ``views`` the other views of the thread a read plan may mix in (None: the thread is
-    read from this format's pages alone).  ``fingerprint`` is what a page's bytes hold, for
-    telling a page fetched again from the one before; ``AGAIN_ON_REDIRECT``: a redirect
-    is no page of this format, the URL is asked again instead of followed.
+    ``NAME`` is the format's name (``--forum``); ``AGAIN_ON_REDIRECT``: a redirect is no
+    page of this format, so the URL is asked again instead of followed.
     """
 
     NAME: str
     AGAIN_ON_REDIRECT: bool
 
-    def matches(self, url: str, html: str) -> bool: ...
+    def matches(self, url: str, html: str) -> bool:
+        """Whether the page at ``url`` (its text ``html``, maybe empty) is of this format."""
 
     def parse(
         self, html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False
-    ) -> Page: ...
+    ) -> Page:
+        """One page read into a ``Page`` (relative times count back from ``fetched_at``,
+        the board's clock to the second when ``exact_clock``); a page it cannot read is a
+        ``ScrapeError``."""
 
-    def page_url(self, url: str, n: int) -> str: ...
+    def page_url(self, url: str, n: int) -> str:
+        """The URL of page ``n`` of the thread ``url`` belongs to."""
 
-    def address(self, url: str) -> Address: ...
+    def address(self, url: str) -> Address:
+        """The thread and page ``url`` asks for."""
 
-    def board_message(self, url: str, html: str) -> str | None: ...
+    def board_message(self, url: str, html: str) -> str | None:
+        """Why the board answered ``url`` with ``html`` instead of a thread page, in
+        Chinese; None when the page is no message page of this format's board."""
 
-    def seconds_view(self, url: str) -> SecondsView | None: ...
+    def seconds_view(self, url: str) -> SecondsView | None:
+        """Where the board shows the thread's times to the second when this format shows
+        minutes; None: nowhere."""
 
-    def views(self, url: str) -> ThreadViews | None: ...
+    def views(self, url: str) -> ThreadViews | None:
+        """The other views of the thread a read plan may mix in; None: the thread is read
+        from this format's pages alone."""
 
-    def fingerprint(self, body: bytes) -> str: ...
+    def fingerprint(self, body: bytes) -> str:
+        """What a page's bytes hold, for telling a page fetched again from the one before."""
 
 
 class SecondsView(NamedTuple):

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from lxml import etree
+from lxml import html as lxml_html
 
 from killmod.core.model import Page, Post
 from killmod.core.times import parse_board_time, parse_edit_notice
@@ -171,12 +172,12 @@ def views(url: str) -> ThreadViews | None:
     return ThreadViews(
         given=given,
         pages=discuz_x,
-        pages_url=f"{root}forum.php?mod=viewthread&tid={tid}",
+        pages_url=_first_page(root, tid),
         page_size=PAGE_SIZE,
         api=discuz_x_mobile,
         api_url=lambda ppp, page: discuz_x_mobile.thread_api_url(root, tid, ppp=ppp, page=page),
         printable=discuz_x_printable,
-        printable_url=f"{root}forum.php?mod=viewthread&action=printable&tid={tid}",
+        printable_url=discuz_x_printable.thread_printable_url(root, tid),
         printable_limit=discuz_x_printable.LIMIT,
         archiver=discuz_x_archiver,
     )
@@ -186,7 +187,11 @@ def thread_url(url: str) -> str | None:
     """The first thread page (``forum.php?mod=viewthread&tid=T``) of the thread a Discuz! X
     URL of any view names; None when it names none."""
     found = board_root(url)
-    return f"{found[0]}forum.php?mod=viewthread&tid={found[1]}" if found else None
+    return _first_page(*found) if found else None
+
+
+def _first_page(root: str, tid: str) -> str:
+    return f"{root}forum.php?mod=viewthread&tid={tid}"
 
 
 def page_url(url: str, n: int) -> str:
@@ -351,7 +356,7 @@ def _body(cell, tz: ZoneInfo, posted_at: datetime) -> tuple[str, tuple[str, ...]
     return element_text(cell), tuple(quotes), edited_at
 
 
-def edit_time(message, tz: ZoneInfo, posted_at: datetime) -> datetime | None:
+def edit_time(message: lxml_html.HtmlElement, tz: ZoneInfo, posted_at: datetime) -> datetime | None:
     """The time of the board's edit notice at the head of ``message`` (removed from it), or
     None.  A notice whose time is impossible or before the post was written is no notice
     the board wrote: it stays in the text as the author typed it."""

@@ -89,7 +89,12 @@ def printable_url(url: str) -> str | None:
     """The printable view of the thread a Discuz! X URL (any view) names; None when it names
     no thread."""
     found = board_root(url)
-    return f"{found[0]}forum.php?mod=viewthread&action=printable&tid={found[1]}" if found else None
+    return thread_printable_url(*found) if found else None
+
+
+def thread_printable_url(root: str, tid: str) -> str:
+    """The printable view of thread ``tid`` of the board at ``root``."""
+    return f"{root}forum.php?mod=viewthread&action=printable&tid={tid}"
 
 
 def address(url: str) -> Address:

@@ -97,7 +97,7 @@ class Field:
     json: tuple[str, ...] = ()
     regex: re.Pattern[str] | None = None
 
-    def values(self, element) -> Iterator[str]:
+    def values(self, element: etree._Element) -> Iterator[str]:
         """Every value this field finds in ``element``, in document order."""
         targets = self.selector(element) if self.selector is not None else [element]
         for target in targets:
@@ -105,13 +105,13 @@ class Field:
             if value is not None:
                 yield value
 
-    def value_of(self, target) -> str | None:
+    def value_of(self, target: etree._Element) -> str | None:
         """The value one element the selector matched gives, or None."""
         raw = target.get(self.attribute) if self.attribute else tidy_text(target.text_content())
         value = self._refine(raw)
         return value.strip() if value and value.strip() else None
 
-    def first(self, element) -> str | None:
+    def first(self, element: etree._Element) -> str | None:
         """The first value this field finds in ``element``, or None."""
         return next(self.values(element), None)
 
