@@ -1,7 +1,7 @@
 """A night's actions read from the judge's 站内短信 (``killmod night --from-pm``).
 
 The players who may act tonight, and how a team's choices make one, are the rule set's
-(``Flow.night_skills``).  Every message a player sent the judge between the night's start
+(``RuleSet.night_skills``).  Every message a player sent the judge between the night's start
 (the last vote's deadline, or the deal) and its deadline (``--until``) is read with the
 ballot machinery (``killmod.ballots.votes``: 杀 7号, 验 5号, 狙 3, 注射 4号, 沉默 7, 蝶衣 2…; 弃权
 or 不杀 is no action).  For each player and each of his choices the last message that
@@ -29,9 +29,9 @@ from killmod.ballots.votes import _NIGHT_VERBS, NIGHT, BallotReader
 from killmod.board.session import Board, BoardOptions, BoardRefused
 from killmod.core.errors import BadInput
 from killmod.core.model import Roster
-from killmod.flows.base import NightSkill
-from killmod.game.state import flow_of, state_for
+from killmod.game.state import rule_set_of, state_for
 from killmod.game.store import Game
+from killmod.rules.base import NightSkill
 from scrapers import discuz_x_posting as dzx
 from scrapers.base import ScrapeError
 
@@ -130,8 +130,8 @@ def night_start(game: Game, night_no: int) -> datetime:
     """When night ``night_no`` begins: the deadline of the last vote recorded before it,
     else when the roles were dealt (a player can act only once he knows his role)."""
     roster = game.roster()
-    flow = flow_of(roster)
-    round_no = flow.round_of_night(night_no)
+    rules = rule_set_of(roster)
+    round_no = rules.round_of_night(night_no)
     earlier = [row for row in game.tallies() if row["round"] < round_no]
     if earlier:
         return datetime.fromisoformat(earlier[-1]["deadline"])
@@ -153,9 +153,9 @@ def read_night(
 ) -> InboxNight:
     """Read night ``night_no``'s actions from the judge's inbox; see the module."""
     roster = game.roster()
-    flow = flow_of(roster)
-    if not flow.night_options:
-        raise BadInput(f"{flow.name} 规则的夜晚没有行动，没有要读的站内短信。")
+    rules = rule_set_of(roster)
+    if not rules.night_options:
+        raise BadInput(f"{rules.NAME} 规则的夜晚没有行动，没有要读的站内短信。")
     tz = ZoneInfo(roster.timezone)
     start = since or night_start(game, night_no)
     if until <= start:
@@ -163,7 +163,10 @@ def read_night(
             f"截止时间 {until:%Y-%m-%d %H:%M} 不在本夜开始（{start:%Y-%m-%d %H:%M}）之后："
             "--until 写错了？"
         )
-    skills = tonight(game, night_no, flow.night_skills(state_for(game).state))
+    from killmod.usecases.night import night_rights
+
+    rights, _ = night_rights(game, rules.round_of_night(night_no))
+    skills = rules.night_skills(state_for(game).state, rights)
     with Board(board_url, options) as board:
         page = board.read(dzx.inbox_url(board.root))
         board.judge(page.html, roster, page.url)
@@ -172,26 +175,6 @@ def read_night(
     decided = tuple(_decide(skill, reads) for skill in skills if skill.actors)
     reads = _mark_disagreements(reads, decided)
     return InboxNight(night_no, start, until, tuple(reads), decided, earlier, skills)
-
-
-def tonight(game: Game, night_no: int, skills: tuple[NightSkill, ...]) -> tuple[NightSkill, ...]:
-    """The set's skills as tonight allows them: under 1.2 a cancelled camp's power is
-    gone for the night (penalties) and the veto once used is gone for good."""
-    from killmod.game.penalties import night_powers
-    from killmod.rules import r12
-    from killmod.usecases.night import veto_used
-
-    if game.roster().rules != r12.NAME:
-        return skills
-    powers = night_powers(game, night_no)
-    kept = []
-    for skill in skills:
-        if skill.option == "kill" and powers.kills == 0:
-            skill = NightSkill(skill.option, (), skill.split, skill.rule)
-        if skill.option == "veto" and (not powers.veto or veto_used(game)):
-            skill = NightSkill(skill.option, (), skill.split, skill.rule)
-        kept.append(skill)
-    return tuple(kept)
 
 
 def _letters(
@@ -363,7 +346,7 @@ def _decide(skill: NightSkill, reads: list[Read]) -> Decided:
         return Decided("guard", pairs, by)
     named = sorted({target for target in opinions.values() if target is not None})
     if skill.split == "majority" and len(named) > 1:
-        from killmod.rules.x import team_choice
+        from killmod.rules.shared import team_choice
 
         try:
             return Decided(skill.option, team_choice(opinions, skill.actors), by)

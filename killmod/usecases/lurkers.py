@@ -35,7 +35,7 @@ from killmod.fetch.http import Fetcher, FetchOptions
 from killmod.fetch.thread import Thread, read_thread
 from killmod.game.guards import refuse_if_over
 from killmod.game.store import Delivery, Game
-from killmod.rules import announced_camp, rule_set
+from killmod.rules import rule_set
 from killmod.usecases.record import check_win, record_warning
 
 # Deaths of a round's own day (the vote, its lottery, drowning, the judge's decision): the
@@ -192,7 +192,7 @@ def _none(posts: tuple[Post, ...]) -> tuple[int, ...]:
 
 
 def _rule_minimum(rules: ModuleType) -> int:
-    minimum = getattr(rules, "MIN_POSTS", None)
+    minimum = rules.MIN_POSTS
     if minimum is None:
         raise BadInput(f"{rules.NAME} 规则没有规定每轮最少发言次数：请用 --min 指定")
     return minimum
@@ -372,7 +372,7 @@ def record_lurkers(
             )
         drowned = [w.seat for w in warnings if w.action == "out"]
         winner = check_win(game, round_no, {"reason": "lurking"}) if drowned else None
-        camps = {seat: announced_camp(rules, roster.seat(seat).role) for seat in drowned}
+        camps = {seat: rules.announced_camp(roster.seat(seat).role) for seat in drowned}
         recorded = replace(report, recorded=LurkerRecord(warnings, camps, winner))
         if deliver is not None:
             step.deliver(deliver(recorded))
@@ -412,7 +412,7 @@ def record_leave(game: Game, seat: int, day_text: str, *, note: str | None = Non
         tz = ZoneInfo(roster.timezone)
         day = parse_day(day_text, datetime.now(tz).date())
         rules = rule_set(roster.rules)
-        limit = getattr(rules, "MAX_LEAVE_DAYS", None)
+        limit = rules.MAX_LEAVE_DAYS
         taken = [leave for leave in leaves(game) if (leave.seat, leave.name) == (seat, player.name)]
         if limit is not None and len(taken) >= limit:
             days = "、".join(leave.day.isoformat() for leave in taken)
