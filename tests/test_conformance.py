@@ -18,7 +18,7 @@ import pytest
 
 from killmod.core.model import Outcome, Player, Roster
 from killmod.game.store import Game
-from killmod.rules import RULE_SETS, registered, rule_set
+from killmod.rules import RULE_SETS, SPELLINGS, TITLE_MARKS, TITLES, registered, rule_set
 from killmod.rules.base import NightChoice, RuleSet
 from tests.support.gamefiles import (
     alive,
@@ -46,6 +46,8 @@ def test_every_rule_set_is_registered_here():
     assert set(PLAYERS) == set(RULE_SETS)
     assert [ruleset.NAME for ruleset in registered()] == list(RULE_SETS)
     assert all(isinstance(ruleset, RuleSet) for ruleset in registered())
+    # the registry's tables name every set: how judges spell it, write it, title a thread
+    assert set(TITLES) == set(TITLE_MARKS) == set(SPELLINGS.values()) == set(RULE_SETS)
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ a recording of the wrong thread or deadline would put players out.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -18,20 +17,12 @@ from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, TallyResult
 from killmod.core.times import format_iso
 from killmod.game.state import day_goes_on, day_rounds
+from killmod.rules import TITLE_MARKS
 
 if TYPE_CHECKING:  # a count from a roster file checks its thread without a game file
     from killmod.fetch.thread import Thread
     from killmod.game.store import Game
     from killmod.rules.base import RuleSet
-
-# How a vote thread's title names a rule set (after NFKC: full-width forms read as ASCII).
-_RULE_MARKS = {
-    "1.2": re.compile(r"(?<![\d.])1\.2(?![\d.])"),
-    "v4": re.compile(r"(?<![A-Za-z\d.])[Vv]4(?:\.0)?(?![\d.])|(?<![\d.])4\.0(?![\d.])"),
-    "x": re.compile(r"(?<![A-Za-z])[Xx]\s*游戏"),
-    "1.0": re.compile(r"(?<![\d.])1\.0(?![\d.])|初级游戏"),
-    "2.0": re.compile(r"(?<![\d.])2\.0(?![\d.])|花样玩法"),
-}
 
 
 def refuse_if_over(game: Game) -> None:
@@ -233,7 +224,7 @@ def thread_rules(title: str | None) -> str | None:
     if not title:
         return None
     text = unicodedata.normalize("NFKC", title)
-    named = [rules for rules, mark in _RULE_MARKS.items() if mark.search(text)]
+    named = [rules for rules, mark in TITLE_MARKS.items() if mark.search(text)]
     return named[0] if len(named) == 1 else None
 
 

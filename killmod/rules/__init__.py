@@ -8,6 +8,7 @@ is one module and one line of ``RULE_SETS`` (its spellings and title beside it).
 from __future__ import annotations
 
 import importlib
+import re
 import unicodedata
 from functools import cache
 from typing import TYPE_CHECKING
@@ -45,6 +46,15 @@ SPELLINGS: dict[str, str] = {
     "v2.0": "2.0",
 }
 
+
+# How a vote thread's title names a rule set (after NFKC: full-width forms read as ASCII).
+TITLE_MARKS = {
+    "1.2": re.compile(r"(?<![\d.])1\.2(?![\d.])"),
+    "v4": re.compile(r"(?<![A-Za-z\d.])[Vv]4(?:\.0)?(?![\d.])|(?<![\d.])4\.0(?![\d.])"),
+    "x": re.compile(r"(?<![A-Za-z])[Xx]\s*游戏"),
+    "1.0": re.compile(r"(?<![\d.])1\.0(?![\d.])|初级游戏"),
+    "2.0": re.compile(r"(?<![\d.])2\.0(?![\d.])|花样玩法"),
+}
 
 # Each set's name as the rule texts and judges write it (the roster's is lower case).
 TITLES: dict[str, str] = {"1.2": "1.2", "v4": "V4.0", "x": "X", "1.0": "1.0", "2.0": "2.0"}

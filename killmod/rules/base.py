@@ -222,6 +222,8 @@ class RuleSet(ABC):
     JUDGE_OUTS: ClassVar[Mapping[str, JudgeOut]] = {}
     # The camp of a player out is announced (1.2 五、身份公布).
     REVEAL_CAMP: ClassVar[bool] = False
+    # The penalties for a violation the opposing camp may choose (1.2 补充说明 二.3–二.5).
+    PENALTIES: ClassVar[tuple[str, ...]] = ()
     # The role with a one-time veto at night (1.2's 检查官).
     VETO_ROLE: ClassVar[str | None] = None
     # How long after the deaths are announced the dead may still speak (1.2 诈尸).

@@ -288,6 +288,7 @@ class R12Rules(RuleSet):
     JUDGE_OUTS = JUDGE_OUTS
     # 五、身份公布: “杀手方人员公布为杀手；好人方人员公布为好人”: the camp of the out is announced.
     REVEAL_CAMP = True
+    PENALTIES = PENALTIES
     VETO_ROLE = VETO_ROLE
     ZHASHI = ZHASHI
     MIN_POSTS = MIN_POSTS
