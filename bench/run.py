@@ -368,8 +368,8 @@ def parse_rates(rows: list[dict]) -> None:
     """Posts per second of each scraper over 1,000 posts of saved pages (the best of
     ``PARSE_PASSES`` passes, as ``timeit`` reports: a slower pass measures whatever else
     the machine was doing)."""
-    from killmod.fetch.charset import decode_html
     from scrapers import by_name
+    from scrapers.charset import decode_html
     from tests.support import pagebuilder_dz72, pagebuilder_more
     from tests.support.pagebuilder_api import render_api_page
 

@@ -1,19 +1,21 @@
-"""What every scraper shares: the error it raises and small HTML helpers.
+"""What every scraper is and shares: the interface, the error it raises, small HTML helpers.
 
-A scraper module knows one forum format and nothing about games.  It offers
-``NAME``, ``matches(url, html)``, ``parse(html, *, tz, fetched_at, exact_clock) -> Page``
-(the page's posts and what the page says about itself: its page number, the page
-count its page bar shows, the thread's title and id), ``page_url(url, n)`` and
-``address(url)`` (the thread and page a URL asks for); the registry in
-``scrapers/__init__.py`` picks one.  Whether a page is the one asked for is checked
-in one place, ``killmod.fetch.identity``, from what the scrapers report.
+A scraper knows one forum format and nothing about games; everything the fetch layer
+needs to know about a board it asks a scraper (``Scraper``): which pages a URL names and
+how to reach page N, how to read a page, whether a page is the board's message instead
+of a thread page, where the board shows the same posts' times to the second, and which
+other views of the thread it offers.  The registry in ``scrapers/__init__.py`` picks one.
+Whether a page is the one asked for is checked in one place, ``killmod.fetch.identity``,
+from what the scrapers report.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple, Protocol
 from zoneinfo import ZoneInfo
@@ -37,19 +39,101 @@ class Address(NamedTuple):
 
 
 class Scraper(Protocol):
-    """What reads one forum format: a scraper module, or a board described by a profile."""
+    """What reads one forum format: a scraper module, or a board described by a profile.
+
+    ``NAME`` is the format's name (``--forum``); ``AGAIN_ON_REDIRECT``: a redirect is no
+    page of this format, so the URL is asked again instead of followed.
+    """
 
     NAME: str
+    AGAIN_ON_REDIRECT: bool
 
-    def matches(self, url: str, html: str) -> bool: ...
+    def matches(self, url: str, html: str) -> bool:
+        """Whether the page at ``url`` (its text ``html``, maybe empty) is of this format."""
 
     def parse(
         self, html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False
-    ) -> Page: ...
+    ) -> Page:
+        """One page read into a ``Page`` (relative times count back from ``fetched_at``,
+        the board's clock to the second when ``exact_clock``); a page it cannot read is a
+        ``ScrapeError``."""
 
-    def page_url(self, url: str, n: int) -> str: ...
+    def page_url(self, url: str, n: int) -> str:
+        """The URL of page ``n`` of the thread ``url`` belongs to."""
 
-    def address(self, url: str) -> Address: ...
+    def address(self, url: str) -> Address:
+        """The thread and page ``url`` asks for."""
+
+    def board_message(self, url: str, html: str) -> str | None:
+        """Why the board answered ``url`` with ``html`` instead of a thread page, in
+        Chinese; None when the page is no message page of this format's board."""
+
+    def seconds_view(self, url: str) -> SecondsView | None:
+        """Where the board shows the thread's times to the second when this format shows
+        minutes; None: nowhere."""
+
+    def views(self, url: str) -> ThreadViews | None:
+        """The other views of the thread a read plan may mix in; None: the thread is read
+        from this format's pages alone."""
+
+    def fingerprint(self, body: bytes) -> str:
+        """What a page's bytes hold, for telling a page fetched again from the one before."""
+
+
+class SecondsView(NamedTuple):
+    """Where a board shows a thread's post times to the second: the scraper of that view,
+    the view's first page, its name in the audit's list of views read (``ViewRead``) and in
+    the judge's words."""
+
+    scraper: Scraper
+    url: str
+    name: str
+    words: str
+
+
+@dataclass(frozen=True)
+class ThreadViews:
+    """The views a board offers of one thread, for the read plan (``killmod.fetch.plan``).
+
+    ``given`` is the view the URL asked for (``api``, ``printable``, ``archiver`` or
+    ``pages``).  ``pages`` reads the thread pages from ``pages_url`` (its first page), whose
+    size is ``page_size`` posts until a page read shows the board's; ``api`` reads the
+    post list with exact times, at ``api_url(posts_a_page, page)``; ``printable`` reads the
+    edit notices of the first ``printable_limit`` posts at ``printable_url``;
+    ``archiver`` reads the times to the second.
+    """
+
+    given: str
+    pages: Scraper
+    pages_url: str
+    page_size: int
+    api: Scraper
+    api_url: Callable[[int, int], str]
+    printable: Scraper
+    printable_url: str
+    printable_limit: int
+    archiver: Scraper
+
+
+def no_board_message(url: str, html: str) -> None:
+    """A format with no message page of its own: the board's words, if any, are another
+    format's to recognise."""
+    return None
+
+
+def no_seconds_view(url: str) -> None:
+    """A format whose board shows no finer times elsewhere."""
+    return None
+
+
+def no_views(url: str) -> None:
+    """A format read from its own pages alone."""
+    return None
+
+
+def sha256_fingerprint(body: bytes) -> str:
+    """What a page holds: the SHA-256 of its bytes."""
+    return hashlib.sha256(body).hexdigest()
 
 
 _SPACES = re.compile(r"[ \t\r\f\v\xa0\u3000]+")

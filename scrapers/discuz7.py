@@ -39,6 +39,9 @@ from scrapers.base import (
     drop,
     element_text,
     named_pids,
+    no_board_message,
+    no_seconds_view,
+    no_views,
     page_clock,
     require_after_posts,
     require_agreement,
@@ -46,10 +49,16 @@ from scrapers.base import (
     require_named_posts,
     require_not_nested,
     require_parts,
+    sha256_fingerprint,
     tidy_text,
 )
 
 NAME = "discuz7"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+board_message = no_board_message  # its message pages are read by parse
+seconds_view = no_seconds_view
+views = no_views
 
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! [67]\.')
 _UID = re.compile(r"uid[=-](\d+)")
@@ -255,3 +264,70 @@ def _page_bar(bar) -> tuple[int, int]:
 def _title(root) -> str | None:
     heading = root.xpath('//div[@id="threadtitle"]/h1')
     return tidy_text(heading[0].text_content()) or None if heading else None
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "Discuz! 7.2 viewthread: pid, floor, uid, times to the minute",
+        "site": "dz72_site",
+        "args": {},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/viewthread.php?tid=3",
+        "posts": [
+            {
+                "floor": 1,
+                "pid": 501,
+                "author": "法官",
+                "uid": 1,
+                "time": "2019-05-12T21:00:00+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": 2,
+                "pid": 502,
+                "author": "白开水",
+                "uid": 12,
+                "time": "2019-05-12T21:59:00+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": 3,
+                "pid": 503,
+                "author": "花生米",
+                "uid": 13,
+                "time": "2019-05-12T22:00:00+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

@@ -32,14 +32,23 @@ from scrapers.base import (
     ScrapeError,
     document,
     drop,
+    no_board_message,
+    no_seconds_view,
+    no_views,
     require_after_posts,
     require_end,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
 from scrapers.discuz7 import NOISE
 
 NAME = "discuz7_archiver"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+board_message = no_board_message  # its message pages are read by parse
+seconds_view = no_seconds_view
+views = no_views
 
 PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's page size
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! Archiver [67]\.')
@@ -226,3 +235,70 @@ def _title(root) -> str | None:
     """The thread title: the footer's "查看完整版本" link to the viewthread."""
     links = root.xpath('//div[@id="footer"]//a[contains(@href, "viewthread.php")]')
     return tidy_text(links[0].text_content()) or None if links else None
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "no pid, floor or uid: pid is page × PAGE_SPAN + position, times to the minute",
+        "site": "dz72_site",
+        "args": {},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/archiver/?tid-3.html",
+        "posts": [
+            {
+                "floor": None,
+                "pid": 10001,
+                "author": "法官",
+                "uid": None,
+                "time": "2019-05-12T21:00:00+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": None,
+                "pid": 10002,
+                "author": "白开水",
+                "uid": None,
+                "time": "2019-05-12T21:59:00+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": None,
+                "pid": 10003,
+                "author": "花生米",
+                "uid": None,
+                "time": "2019-05-12T22:00:00+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

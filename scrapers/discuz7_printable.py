@@ -37,15 +37,24 @@ from scrapers.base import (
     ScrapeError,
     document,
     drop,
+    no_board_message,
+    no_seconds_view,
+    no_views,
     page_clock,
     require_after_posts,
     require_end,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
 from scrapers.discuz7 import NOISE, message_parts, no_posts, post_time
 
 NAME = "discuz7_printable"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+board_message = no_board_message  # its message pages are read by parse
+seconds_view = no_seconds_view
+views = no_views
 
 LIMIT = 100  # posts the printable view shows at most
 _POWERED = re.compile(r"Powered by Discuz! [67]\.")
@@ -201,3 +210,70 @@ def _title(body) -> str | None:
         if _label(node) == "标题":
             return tidy_text(node.tail or "") or None
     return None
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "pid and floor are the position, no uid, times to the minute",
+        "site": "dz72_site",
+        "args": {},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/viewthread.php?action=printable&tid=3",
+        "posts": [
+            {
+                "floor": 1,
+                "pid": 1,
+                "author": "法官",
+                "uid": None,
+                "time": "2019-05-12T21:00:00+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": 2,
+                "pid": 2,
+                "author": "白开水",
+                "uid": None,
+                "time": "2019-05-12T21:59:00+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": 3,
+                "pid": 3,
+                "author": "花生米",
+                "uid": None,
+                "time": "2019-05-12T22:00:00+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

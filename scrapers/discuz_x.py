@@ -11,16 +11,19 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from functools import lru_cache
-from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from lxml import etree
+from lxml import html as lxml_html
 
 from killmod.core.model import Page, Post
 from killmod.core.times import parse_board_time, parse_edit_notice
 from scrapers.base import (
     Address,
     ScrapeError,
+    SecondsView,
+    ThreadViews,
     board_edit_notice,
     document,
     drop,
@@ -33,10 +36,16 @@ from scrapers.base import (
     require_named_posts,
     require_not_nested,
     require_parts,
+    sha256_fingerprint,
     tidy_text,
 )
+from scrapers.board_messages import board_message as board_message
 
 NAME = "discuz_x"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+
+PAGE_SIZE = 10  # X3.4's default thread page size, until a page read shows the board's
 
 _REWRITE = re.compile(r"thread-(\d+)-(\d+)-(\d+)\.html")
 _UID = re.compile(r"uid[=-](\d+)")
@@ -116,11 +125,73 @@ def board_root(url: str) -> tuple[str, str] | None:
     return root, tid
 
 
+# A thread page's path, in the rewritten form, when the URL names one that way.
+_REWRITTEN_PATH = re.compile(r"thread-(\d+)-\d+-\d+\.html$")
+
+
+def archiver_url(url: str) -> str | None:
+    """The archiver's first page for a Discuz! X thread URL (either URL form), if it has a tid."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return None
+    rewritten = _REWRITTEN_PATH.search(parts.path)
+    tids = [rewritten.group(1)] if rewritten else parse_qs(parts.query).get("tid", [])
+    if not tids or not tids[0].isdigit():
+        return None
+    return urljoin(url, f"archiver/?tid-{tids[0]}.html")
+
+
+def seconds_view(url: str) -> SecondsView | None:
+    """The archiver, which shows every post's time to the second where the thread pages
+    (and the printable view) show minutes; None when the URL names no thread."""
+    from scrapers import discuz_x_archiver
+
+    archiver = archiver_url(url)
+    if archiver is None:
+        return None
+    return SecondsView(discuz_x_archiver, archiver, "archiver", "归档页")
+
+
+def views(url: str) -> ThreadViews | None:
+    """The views of the thread a Discuz! X URL (any view) names: the thread pages, the
+    mobile API, the printable view and the archiver; None when it names no thread."""
+    from scrapers import discuz_x, discuz_x_archiver, discuz_x_mobile, discuz_x_printable
+
+    found = board_root(url)
+    if found is None:
+        return None
+    root, tid = found
+    if discuz_x_mobile.matches(url, ""):
+        given = "api"
+    elif discuz_x_printable.matches(url, ""):
+        given = "printable"
+    elif discuz_x_archiver.matches(url, ""):
+        given = "archiver"
+    else:
+        given = "pages"
+    return ThreadViews(
+        given=given,
+        pages=discuz_x,
+        pages_url=_first_page(root, tid),
+        page_size=PAGE_SIZE,
+        api=discuz_x_mobile,
+        api_url=lambda ppp, page: discuz_x_mobile.thread_api_url(root, tid, ppp=ppp, page=page),
+        printable=discuz_x_printable,
+        printable_url=discuz_x_printable.thread_printable_url(root, tid),
+        printable_limit=discuz_x_printable.LIMIT,
+        archiver=discuz_x_archiver,
+    )
+
+
 def thread_url(url: str) -> str | None:
     """The first thread page (``forum.php?mod=viewthread&tid=T``) of the thread a Discuz! X
     URL of any view names; None when it names none."""
     found = board_root(url)
-    return f"{found[0]}forum.php?mod=viewthread&tid={found[1]}" if found else None
+    return _first_page(*found) if found else None
+
+
+def _first_page(root: str, tid: str) -> str:
+    return f"{root}forum.php?mod=viewthread&tid={tid}"
 
 
 def page_url(url: str, n: int) -> str:
@@ -285,7 +356,7 @@ def _body(cell, tz: ZoneInfo, posted_at: datetime) -> tuple[str, tuple[str, ...]
     return element_text(cell), tuple(quotes), edited_at
 
 
-def edit_time(message, tz: ZoneInfo, posted_at: datetime) -> datetime | None:
+def edit_time(message: lxml_html.HtmlElement, tz: ZoneInfo, posted_at: datetime) -> datetime | None:
     """The time of the board's edit notice at the head of ``message`` (removed from it), or
     None.  A notice whose time is impossible or before the post was written is no notice
     the board wrote: it stays in the text as the author typed it."""
@@ -323,3 +394,70 @@ def _page_bar(bar) -> tuple[int, int]:
         return page_no, int(found.group(1))
     numbers = [int(n) for t in bar.xpath(".//a/text()") for n in re.findall(r"\d+", t)]
     return page_no, max([page_no, *numbers])
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "viewthread pages in the rewritten URL form: pid, floor, uid, seconds",
+        "site": "discuz_x_site",
+        "args": {"rewrite": True},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/thread-3-1-1.html",
+        "posts": [
+            {
+                "floor": 1,
+                "pid": 501,
+                "author": "法官",
+                "uid": 1,
+                "time": "2019-05-12T21:00:05+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": 2,
+                "pid": 502,
+                "author": "白开水",
+                "uid": 12,
+                "time": "2019-05-12T21:59:30+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": 3,
+                "pid": 503,
+                "author": "花生米",
+                "uid": 13,
+                "time": "2019-05-12T22:00:20+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

@@ -15,7 +15,7 @@ The page list is "页: [1] 2 3" (``div.page``, the current page in ``<strong>``)
 of the pages from ten before this one to nine after it (``arch_multi()``), so page 1 of a
 long thread lists 1–10 and the last page only the last pages; a page number past the end
 is answered with the last page.  The thread's id is in the "查看完整版本" link.  There is
-no charset meta: only the HTTP header says it (``killmod.fetch.charset`` then takes UTF-8 when
+no charset meta: only the HTTP header says it (``scrapers.charset`` then takes UTF-8 when
 the bytes are UTF-8).
 
 Identity: no pid, floor or uid is shown.  ``pid`` is synthetic — ``page × 10000 +
@@ -44,13 +44,21 @@ from scrapers.base import (
     Address,
     ScrapeError,
     document,
+    no_seconds_view,
+    no_views,
     require_after_posts,
     require_end,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
+from scrapers.board_messages import board_message as board_message
 
 NAME = "discuz_x_archiver"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+seconds_view = no_seconds_view  # it is the view with seconds
+views = no_views  # a view read as itself
 
 PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's page size
 EXCERPT_LINES = 3  # lines Discuz keeps of a quoted message
@@ -256,3 +264,70 @@ def _title(root) -> str | None:
     if not navigation:
         return None
     return tidy_text((navigation[0].tail or "").replace("›", "")) or None
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "no pid, floor or uid: pid is page × 10000 + position, times to the second",
+        "site": "discuz_x_archiver_site",
+        "args": {},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/archiver/?tid-3.html",
+        "posts": [
+            {
+                "floor": None,
+                "pid": 10001,
+                "author": "法官",
+                "uid": None,
+                "time": "2019-05-12T21:00:05+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": None,
+                "pid": 10002,
+                "author": "白开水",
+                "uid": None,
+                "time": "2019-05-12T21:59:30+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": None,
+                "pid": 10003,
+                "author": "花生米",
+                "uid": None,
+                "time": "2019-05-12T22:00:20+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

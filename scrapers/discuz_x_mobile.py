@@ -47,15 +47,19 @@ from scrapers.base import (
     drop,
     element_text,
     fragment,
+    no_seconds_view,
     require_parts,
     tidy_text,
 )
+from scrapers.board_messages import board_message as board_message
 from scrapers.discuz_x import board_root, edit_time
+from scrapers.discuz_x import views as views
 
 NAME = "discuz_x_mobile"
 # X3.4 answers the first request after a moderator's deletion with a 302 to a thread page
 # under api/mobile/ (no page of the API): the request is made again instead.
 AGAIN_ON_REDIRECT = True
+seconds_view = no_seconds_view  # every time it shows is to the second
 
 API = "api/mobile/index.php"
 _BANNED = ("作者被禁止或删除", "该帖被管理员或版主屏蔽")
@@ -116,7 +120,11 @@ def api_url(url: str, *, ppp: int, page: int = 1) -> str | None:
     found = board_root(url)
     if found is None:
         return None
-    root, tid = found
+    return thread_api_url(*found, ppp=ppp, page=page)
+
+
+def thread_api_url(root: str, tid: str, *, ppp: int, page: int = 1) -> str:
+    """The API's viewthread URL for thread ``tid`` of the board at ``root``."""
     query = urlencode(
         {"version": "4", "module": "viewthread", "tid": tid, "ppp": ppp, "page": page}
     )
@@ -251,3 +259,70 @@ def _body(cell, tz: ZoneInfo, posted_at: datetime) -> tuple[str, tuple[str, ...]
         quotes.append(element_text(quote))
         drop(quote)
     return element_text(cell), tuple(quotes), edited_at
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "the API's answer: pid, floor, uid, every time to the second",
+        "site": "mobile_api_site",
+        "args": {},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/api/mobile/index.php?version=4&module=viewthread&tid=3&ppp=1000&page=1",
+        "posts": [
+            {
+                "floor": 1,
+                "pid": 501,
+                "author": "法官",
+                "uid": 1,
+                "time": "2019-05-12T21:00:05+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": 2,
+                "pid": 502,
+                "author": "白开水",
+                "uid": 12,
+                "time": "2019-05-12T21:59:30+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": 3,
+                "pid": 503,
+                "author": "花生米",
+                "uid": 13,
+                "time": "2019-05-12T22:00:20+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

@@ -42,14 +42,21 @@ from scrapers.base import (
     drop,
     element_text,
     fragment,
+    no_views,
     require_after_posts,
     require_end,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
+from scrapers.board_messages import board_message as board_message
 from scrapers.discuz_x import board_root, edit_time
+from scrapers.discuz_x import seconds_view as seconds_view
 
 NAME = "discuz_x_printable"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+views = no_views  # a view read as itself: --forum discuz_x_printable
 
 LIMIT = 100  # posts the printable view shows at most
 _SEPARATOR = re.compile(r"<hr\s+noshade[^>]*>", re.IGNORECASE)
@@ -82,7 +89,12 @@ def printable_url(url: str) -> str | None:
     """The printable view of the thread a Discuz! X URL (any view) names; None when it names
     no thread."""
     found = board_root(url)
-    return f"{found[0]}forum.php?mod=viewthread&action=printable&tid={found[1]}" if found else None
+    return thread_printable_url(*found) if found else None
+
+
+def thread_printable_url(root: str, tid: str) -> str:
+    """The printable view of thread ``tid`` of the board at ``root``."""
+    return f"{root}forum.php?mod=viewthread&action=printable&tid={tid}"
 
 
 def address(url: str) -> Address:
@@ -227,3 +239,70 @@ def _title(head: str) -> str | None:
         if tidy_text(label.text_content()) == "标题:":
             return tidy_text(label.tail or "") or None
     return None
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "no pid, floor or uid: pid is the position, times to the minute",
+        "site": "discuz_x_printable_site",
+        "args": {},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/forum.php?mod=viewthread&action=printable&tid=3",
+        "posts": [
+            {
+                "floor": None,
+                "pid": 1,
+                "author": "法官",
+                "uid": None,
+                "time": "2019-05-12T21:00:00+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": None,
+                "pid": 2,
+                "author": "白开水",
+                "uid": None,
+                "time": "2019-05-12T21:59:00+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": None,
+                "pid": 3,
+                "author": "花生米",
+                "uid": None,
+                "time": "2019-05-12T22:00:00+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

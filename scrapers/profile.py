@@ -1,8 +1,8 @@
 """Any other board, described by a TOML profile: CSS selectors and a date format.
 
 ``killmod tally URL --profile board.toml`` reads the thread with ``load_profile(path)`` and
-``ProfileScraper(profile)``, which offers what a scraper module does (``NAME``,
-``matches``, ``parse``, ``page_url``).  Profiles are given explicitly, never picked
+``ProfileScraper(profile)``, which offers what a scraper module does
+(``scrapers.base.Scraper``).  Profiles are given explicitly, never picked
 automatically.  A value is found by a *field*: a CSS selector string, or a table
 
     { selector = "span.tail-info", attribute = "data-field", json = "author.user_name",
@@ -65,7 +65,6 @@ from lxml import etree
 from killmod.core.errors import BadInput
 from killmod.core.model import Page, Post, Precision
 from killmod.core.times import parse_board_time
-from killmod.fetch.charset import codec_for
 from scrapers.base import (
     Address,
     ScrapeError,
@@ -76,8 +75,10 @@ from scrapers.base import (
     require_agreement,
     require_end,
     require_not_nested,
+    sha256_fingerprint,
     tidy_text,
 )
+from scrapers.charset import codec_for
 
 if TYPE_CHECKING:
     from lxml.cssselect import CSSSelector
@@ -96,7 +97,7 @@ class Field:
     json: tuple[str, ...] = ()
     regex: re.Pattern[str] | None = None
 
-    def values(self, element) -> Iterator[str]:
+    def values(self, element: etree._Element) -> Iterator[str]:
         """Every value this field finds in ``element``, in document order."""
         targets = self.selector(element) if self.selector is not None else [element]
         for target in targets:
@@ -104,13 +105,13 @@ class Field:
             if value is not None:
                 yield value
 
-    def value_of(self, target) -> str | None:
+    def value_of(self, target: etree._Element) -> str | None:
         """The value one element the selector matched gives, or None."""
         raw = target.get(self.attribute) if self.attribute else tidy_text(target.text_content())
         value = self._refine(raw)
         return value.strip() if value and value.strip() else None
 
-    def first(self, element) -> str | None:
+    def first(self, element: etree._Element) -> str | None:
         """The first value this field finds in ``element``, or None."""
         return next(self.values(element), None)
 
@@ -158,8 +159,10 @@ class Profile:
 
 
 class ProfileScraper:
-    """What reads the board a profile describes: ``NAME``, ``matches``, ``parse``,
-    ``page_url``, ``address``."""
+    """What reads the board a profile describes, as a scraper module does
+    (``scrapers.base.Scraper``)."""
+
+    AGAIN_ON_REDIRECT = False
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
@@ -189,6 +192,23 @@ class ProfileScraper:
         """A profile's URLs say nothing checkable about their thread: pages are checked by
         the page number they show."""
         return Address()
+
+    def board_message(self, url: str, html: str) -> None:
+        """A profile describes no message page: a Discuz board's is recognised by the
+        registry (``scrapers.board_message``)."""
+        return None
+
+    def seconds_view(self, url: str) -> None:
+        """A profile names no view with finer times."""
+        return None
+
+    def views(self, url: str) -> None:
+        """A profile's board is read from its thread pages alone."""
+        return None
+
+    def fingerprint(self, body: bytes) -> str:
+        """What a page holds: the SHA-256 of its bytes."""
+        return sha256_fingerprint(body)
 
     def parse(
         self, html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False
@@ -572,3 +592,71 @@ def _outermost(elements: list) -> list:
     """The elements that are not inside another of them (a quote inside a quote goes with it)."""
     chosen = set(elements)
     return [e for e in elements if not any(a in chosen for a in e.iterancestors())]
+
+
+# The profile scraper's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "a phpBB 3.3 board (examples/profiles/phpbb3.toml): pid, uid, seconds, no floor",
+        "site": "phpbb_site",
+        "args": {},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/viewtopic.php?f=2&t=3",
+        "profile": "examples/profiles/phpbb3.toml",
+        "posts": [
+            {
+                "floor": None,
+                "pid": 501,
+                "author": "法官",
+                "uid": 1,
+                "time": "2019-05-12T21:00:05+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": None,
+                "pid": 502,
+                "author": "白开水",
+                "uid": 12,
+                "time": "2019-05-12T21:59:30+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": None,
+                "pid": 503,
+                "author": "花生米",
+                "uid": 13,
+                "time": "2019-05-12T22:00:20+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

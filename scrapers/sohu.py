@@ -35,13 +35,22 @@ from scrapers.base import (
     drop,
     element_text,
     fragment,
+    no_board_message,
+    no_seconds_view,
+    no_views,
     require_end,
     require_not_nested,
     require_post_count,
+    sha256_fingerprint,
     tidy_text,
 )
 
 NAME = "sohu"
+AGAIN_ON_REDIRECT = False
+fingerprint = sha256_fingerprint
+board_message = no_board_message  # its message pages are read by parse
+seconds_view = no_seconds_view
+views = no_views
 
 POSTLIST = "#bbs_postlist"
 BLOCKED = "该帖子已被屏蔽"
@@ -219,3 +228,70 @@ def _pagination(content) -> tuple[int, int]:
 def _title(root) -> str | None:
     titles = root.xpath('//h3[@class="postitle"]/em')
     return tidy_text(titles[0].text_content()) or None if titles else None
+
+
+# This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves
+# the thread, and the posts reading ``url`` from it must yield
+# (tests/test_scraper_examples.py runs every scraper's).
+TESTS = [
+    {
+        "note": "GBK pages: pid is the board's post number (0 opens), times to the minute",
+        "site": "sohu_site",
+        "args": {},
+        "thread": {
+            "tid": 3,
+            "title": "【投票】第一天",
+            "now": "2019-05-12T22:10:00+08:00",
+            "posts": [
+                {
+                    "pid": 501,
+                    "author": "法官",
+                    "uid": 1,
+                    "posted_at": "2019-05-12T21:00:05+08:00",
+                    "body": "第一天投票，22:00 截止",
+                },
+                {
+                    "pid": 502,
+                    "author": "白开水",
+                    "uid": 12,
+                    "posted_at": "2019-05-12T21:59:30+08:00",
+                    "body": "投 3 号",
+                },
+                {
+                    "pid": 503,
+                    "author": "花生米",
+                    "uid": 13,
+                    "posted_at": "2019-05-12T22:00:20+08:00",
+                    "body": "投白开水",
+                },
+            ],
+        },
+        "url": "/zz2286/thread/t3demo",
+        "posts": [
+            {
+                "floor": 1,
+                "pid": 0,
+                "author": "法官",
+                "uid": 1,
+                "time": "2019-05-12T21:00:00+08:00",
+                "text": "第一天投票，22:00 截止",
+            },
+            {
+                "floor": 2,
+                "pid": 1,
+                "author": "白开水",
+                "uid": 12,
+                "time": "2019-05-12T21:59:00+08:00",
+                "text": "投 3 号",
+            },
+            {
+                "floor": 3,
+                "pid": 2,
+                "author": "花生米",
+                "uid": 13,
+                "time": "2019-05-12T22:00:00+08:00",
+                "text": "投白开水",
+            },
+        ],
+    },
+]

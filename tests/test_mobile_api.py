@@ -16,13 +16,13 @@ from click.testing import CliRunner
 
 import scrapers
 from killmod.commands.cli import main
-from killmod.fetch.charset import decode_html
 from killmod.fetch.http import Fetcher, FetchOptions
 from killmod.fetch.identity import Expected, mismatch
 from killmod.fetch.pages import read_page
 from killmod.fetch.thread import read_thread
 from scrapers import discuz_x_mobile
 from scrapers.base import Address
+from scrapers.charset import decode_html
 from tests.support.pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, SHANGHAI, Response, demo_thread
 from tests.support.pagebuilder_api import (
     API_PATH,

@@ -229,7 +229,7 @@ def test_the_same_tally_whichever_plan_reads_it(serve_site, roster, charset):
         view: sorted(v["posted_at"] for v in doc["verdicts"] if "T22:00:0" in v["posted_at"])
         for view, doc in done.items()
     }
-    # the printable view's minutes are settled from the archiver
+    # the printable view's minutes are confirmed from the archiver
     assert seconds["auto"] == seconds["pages"] == seconds["printable"]
     assert seconds["auto"] == ["2019-05-12T22:00:00+08:00", "2019-05-12T22:00:01+08:00"]
     assert views(done["printable"]) == ["printable", "archiver"]

@@ -27,10 +27,10 @@ from killmod.core.errors import BadInput, KillmodError
 from killmod.core.model import Roster
 from killmod.core.redact import redact_url
 from killmod.fetch.cache import Fetched
-from killmod.fetch.charset import codec_for, declared_charset, decode_html
 from killmod.fetch.http import CONNECT_TIMEOUT, Fetcher, FetchOptions
 from scrapers import discuz_x_posting as dzx
 from scrapers.base import ScrapeError
+from scrapers.charset import codec_for, declared_charset, decode_html
 
 _XML_CHARSET = re.compile(rb"""<\?xml[^>]*encoding=["']([A-Za-z0-9_-]+)""")
 

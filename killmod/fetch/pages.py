@@ -20,11 +20,10 @@ import scrapers
 from killmod.core.errors import BadInput, KillmodError, TallyFailed
 from killmod.core.model import Page
 from killmod.fetch.cache import Fetched, ParsedPage
-from killmod.fetch.charset import decode_html
 from killmod.fetch.http import Fetcher
 from killmod.fetch.identity import Expected, mismatch
 from scrapers.base import Scraper, has_html_end
-from scrapers.board_messages import board_message
+from scrapers.charset import decode_html
 
 if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
     from scrapers.profile import Profile
@@ -133,20 +132,10 @@ def parse_fetched(
                 f"论坛给的不是要读的那一页：{fetched.url}（{problem}；重新读取一次后仍是如此）"
             )
     if fetcher.cache is not None and (profile is None or not fetched.cached):
-        kept = fingerprint(scraper, fetched.body)
+        kept = scraper.fingerprint(fetched.body)
         parsed = ParsedPage(scraper.NAME, tz.key, page, kept) if profile is None else None
         fetcher.cache.put(fetched, parsed)
     return scraper, page
-
-
-def fingerprint(scraper: Scraper, body: bytes) -> str:
-    """What a page holds, for telling a page fetched again from the one before: the
-    scraper's own ``fingerprint`` (the mobile API's leaves out the session fields that
-    change on every answer), else the SHA-256 of the bytes."""
-    import hashlib
-
-    own = getattr(scraper, "fingerprint", None)
-    return own(body) if own is not None else hashlib.sha256(body).hexdigest()
 
 
 def _unchanged(
@@ -160,7 +149,7 @@ def _unchanged(
     if kept is None or kept.fingerprint is None or forum not in (None, kept.scraper):
         return None
     scraper = scrapers.by_name(kept.scraper)
-    if fingerprint(scraper, fetched.body) != kept.fingerprint:
+    if scraper.fingerprint(fetched.body) != kept.fingerprint:
         return None
     _check_redirect(fetched, scraper)
     return scraper, kept.page
@@ -169,7 +158,7 @@ def _unchanged(
 def again_on_redirect(forum: str | None) -> bool:
     """Whether a redirect of a page of the format ``forum`` is asked again rather than
     followed (the format says so: ``AGAIN_ON_REDIRECT``)."""
-    return bool(forum) and getattr(scrapers.by_name(forum), "AGAIN_ON_REDIRECT", False)
+    return bool(forum) and scrapers.by_name(forum).AGAIN_ON_REDIRECT
 
 
 def _named_by(scraper: Scraper, url: str) -> Expected:
@@ -225,7 +214,7 @@ def parse_page(
         else:
             scraper = scrapers.by_name(forum) if forum else scrapers.pick(fetched.url, html)
     except TallyFailed:
-        _fail_with_board_message(fetched.url, html)
+        _fail_with_board_message(fetched.url, html, None)
         raise
     clock = fetched.fetched_at.astimezone(tz)
     try:
@@ -233,7 +222,7 @@ def parse_page(
             html, tz=tz, fetched_at=clock, exact_clock=fetched.exact_clock
         )
     except (TallyFailed, BadInput) as error:
-        _fail_with_board_message(fetched.url, html)
+        _fail_with_board_message(fetched.url, html, scraper)
         # A TallyFailed keeps its kind (the API reader's ApiClosed tells the plan to fall back).
         failure = type(error) if isinstance(error, TallyFailed) else TallyFailed
         raise failure(f"{fetched.url}：{error.message}") from None
@@ -245,9 +234,10 @@ def parse_page(
         ) from None
 
 
-def _fail_with_board_message(url: str, html: str) -> None:
-    """Fail with the board's own words when the page is its answer instead of a thread page."""
-    message = board_message(url, html)
+def _fail_with_board_message(url: str, html: str, scraper: Scraper | None) -> None:
+    """Fail with the board's own words when the page is its answer instead of a thread page
+    (as ``scraper``, else any format, recognises it)."""
+    message = scrapers.board_message(url, html, scraper)
     if message:
         raise TallyFailed(f"{url}：{message}")
 

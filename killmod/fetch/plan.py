@@ -1,6 +1,7 @@
 """The read plan per board: the fewest requests that still give every fact the rules need.
 
-A Discuz! X board offers a thread in several views, each with some of the facts:
+A board may offer a thread in several views (the format's ``views``: ``ThreadViews``),
+each with some of the facts — on a Discuz! X board:
 
 - the mobile API (``scrapers.discuz_x_mobile``): every post with its pid, floor, uid and
   time to the second, a thousand posts a request — but no edit notices;
@@ -8,7 +9,7 @@ A Discuz! X board offers a thread in several views, each with some of the facts:
   request, with no pids and times to the minute;
 - the thread pages: everything, ten posts (the board's page size) a request.
 
-With ``--view auto`` (the default) a Discuz! X thread is read from the API; then, for the
+With ``--view auto`` (the default) such a thread is read from the API; then, for the
 posts whose edits the reader needs (the tally: the ballots it would count), their edit
 notices are read from the printable view (posts 1–100) and from the thread pages holding
 the later ones only.  Views are mixed only when they agree: the printable view's posts must
@@ -17,8 +18,9 @@ posts the API's (same pids, floors, authors, uids, times within the page's preci
 otherwise, or when the API is closed or answers anything but the thread, the thread pages
 are read instead (``killmod.fetch.thread.read_pages``).  ``--view api`` insists on the API (a
 closed API fails), ``--view printable`` reads the printable view alone (a thread of at
-most 99 posts) and ``--view pages`` the thread pages.  Other boards are read from their
-pages.  Every ``Thread`` says which views were read and why (``Thread.views``).
+most 99 posts) and ``--view pages`` the thread pages.  A board whose format offers no
+other views is read from its pages.  Every ``Thread`` says which views were read and why
+(``Thread.views``).
 
 ``poll`` reads, for ``watch``, only the API's last page at a small page size: the new posts.
 """
@@ -30,6 +32,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+import scrapers
 from killmod.core.errors import BadInput, KillmodError, TallyFailed
 from killmod.core.model import PRECISION_SPAN, Page, Post, ViewRead
 from killmod.core.names import fold
@@ -38,7 +41,7 @@ from killmod.fetch.identity import Expected
 from killmod.fetch.pages import parse_fetched, read_page
 from killmod.fetch.thread import EditsNeeded, Thread, read_pages
 from killmod.fetch.workers import Assignment, page_workers
-from scrapers import discuz_x, discuz_x_archiver, discuz_x_mobile, discuz_x_printable
+from scrapers.base import ThreadViews
 
 if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
     from scrapers.profile import Profile
@@ -46,8 +49,6 @@ if TYPE_CHECKING:  # a profile's module loads only for a board a profile describ
 VIEWS = ("auto", "api", "printable", "pages")
 API_PPP = 1000  # posts an API request asks for: a whole vote thread in one
 TAIL_PPP = 20  # posts a page when watch asks for the API's last page: a few KB
-GUESSED_PPP = 10  # X3.4's default thread page size, until a page read shows the board's
-_PLANNED = (None, discuz_x.NAME, discuz_x_mobile.NAME)
 
 
 class _Disagree(Exception):
@@ -74,38 +75,35 @@ def read_url(
     view = fetcher.options.view
     if view not in VIEWS:
         raise BadInput(f"--view 的值无效：{view}（可选：{'、'.join(VIEWS)}）")
-    found = discuz_x.board_root(url) if profile is None and forum in _PLANNED else None
-    if found is None:
+    views = scrapers.views(url, forum) if profile is None else None
+    if views is None:
         if view not in ("auto", "pages"):
             raise BadInput(f"--view {view} 只用于 Discuz! X 的帖子网址（要有帖子编号 tid）：{url}")
         thread = read_pages(url, fetcher, tz=tz, forum=forum, profile=profile, tail=tail)
         return _seen(thread, "pages", "帖子页（这个网址只能读帖子页）")
-    given = _view_of(url)
+    given = views.given
     if view == "printable" or (view == "auto" and given == "printable"):
-        printable = url if given == "printable" else discuz_x_printable.printable_url(url)
+        printable = url if given == "printable" else views.printable_url
         thread = read_pages(
-            printable, fetcher, tz=tz, forum=discuz_x_printable.NAME, profile=None, tail=tail
+            printable, fetcher, tz=tz, forum=views.printable.NAME, profile=None, tail=tail
         )
         return _seen(thread, "printable", "打印版（按网址或 --view printable）")
     if view == "auto" and given == "archiver":
-        thread = read_pages(
-            url, fetcher, tz=tz, forum=discuz_x_archiver.NAME, profile=None, tail=tail
-        )
+        thread = read_pages(url, fetcher, tz=tz, forum=views.archiver.NAME, profile=None, tail=tail)
         return _seen(thread, "archiver", "归档页（按网址）")
     if view == "pages":
-        return _read_thread_pages(
-            url, given, fetcher, tz=tz, forum=forum, tail=tail, why="按 --view pages 读帖子页"
-        )
-    listed_url = url if given == "api" else discuz_x_mobile.api_url(url, ppp=API_PPP)
+        why = "按 --view pages 读帖子页"
+        return _read_thread_pages(url, views, fetcher, tz=tz, forum=forum, tail=tail, why=why)
+    listed_url = url if given == "api" else views.api_url(API_PPP, 1)
     try:
-        return _read_api(listed_url, url, fetcher, tz=tz, tail=tail, edits=edits)
+        return _read_api(listed_url, url, views, fetcher, tz=tz, tail=tail, edits=edits)
     except _Fallback as error:
         why = f"{error}，改读帖子页"
     except KillmodError as error:
         if view == "api" or not isinstance(error, TallyFailed):
             raise
         why = f"手机接口不可用（{_without(error.message, listed_url)}），改读帖子页"
-    return _read_thread_pages(url, given, fetcher, tz=tz, forum=forum, tail=tail, why=why)
+    return _read_thread_pages(url, views, fetcher, tz=tz, forum=forum, tail=tail, why=why)
 
 
 def poll(previous: Thread, fetcher: Fetcher, *, tz: ZoneInfo) -> Thread | None:
@@ -114,24 +112,22 @@ def poll(previous: Thread, fetcher: Fetcher, *, tz: ZoneInfo) -> Thread | None:
     as ``previous`` saw it (a post deleted, floors renumbered): read it whole again.  The
     new posts' edits are not looked at (the final tally reads them)."""
     known = sorted(previous.posts, key=_by_floor)
-    if not known or previous.scraper != discuz_x_mobile.NAME or known[-1].floor is None:
+    views = scrapers.views(previous.source, None)
+    if not known or views is None or previous.scraper != views.api.NAME:
+        return None
+    if known[-1].floor is None:
         return None
     last = known[-1].floor
     number = (last - 1) // TAIL_PPP + 1
     start = (number - 1) * TAIL_PPP + 1
-    tid = discuz_x_mobile.address(_api(previous.source, number)).thread
+    tid = views.api.address(views.api_url(TAIL_PPP, number)).thread
     pages: list[Page] = []
     while not pages or pages[-1].page_count > pages[-1].page_no:
         n = number + len(pages)
         expected = Expected(page=n, thread=tid, title=previous.title)
+        page_url = views.api_url(TAIL_PPP, n)
         pages.append(
-            read_page(
-                _api(previous.source, n),
-                fetcher,
-                tz=tz,
-                forum=discuz_x_mobile.NAME,
-                expected=expected,
-            )[1]
+            read_page(page_url, fetcher, tz=tz, forum=views.api.NAME, expected=expected)[1]
         )
     tail = {post.pid: post for page in pages for post in page.posts}
     overlap = [post for post in known if post.floor is not None and post.floor >= start]
@@ -147,16 +143,10 @@ def poll(previous: Thread, fetcher: Fetcher, *, tz: ZoneInfo) -> Thread | None:
     return replace(previous, posts=posts, views=(ViewRead("api", len(pages), why),))
 
 
-def _api(source: str, page: int) -> str:
-    found = discuz_x_mobile.api_url(source, ppp=TAIL_PPP, page=page)
-    if found is None:  # a thread read from the API came from a URL that names the thread
-        raise TallyFailed(f"网址里没有帖子编号：{source}")
-    return found
-
-
 def _read_api(
     listed_url: str,
     url: str,
+    views: ThreadViews,
     fetcher: Fetcher,
     *,
     tz: ZoneInfo,
@@ -165,22 +155,20 @@ def _read_api(
 ) -> Thread:
     """The post list and exact times from the API, and the edits of the posts ``edits``
     names from the printable view (posts 1–100) and the thread pages holding later ones."""
-    listed = read_pages(
-        listed_url, fetcher, tz=tz, forum=discuz_x_mobile.NAME, profile=None, tail=tail
-    )
+    listed = read_pages(listed_url, fetcher, tz=tz, forum=views.api.NAME, profile=None, tail=tail)
     listed = replace(listed, source=url)
     posts = sorted(listed.posts, key=_by_floor)
     wanted = {post.pid for post in posts} if edits is None else set(edits(tuple(posts)))
-    views = [ViewRead("api", listed.pages, "手机接口：帖子列表与精确到秒的发帖时间")]
+    seen = [ViewRead("api", listed.pages, "手机接口：帖子列表与精确到秒的发帖时间")]
     edited: dict[int, datetime | None] = {}
-    tid = discuz_x_mobile.address(listed_url).thread
-    head = posts[: discuz_x_printable.LIMIT]
-    later = [post for post in posts[discuz_x_printable.LIMIT :] if post.pid in wanted]
+    tid = views.api.address(listed_url).thread
+    head = posts[: views.printable_limit]
+    later = [post for post in posts[views.printable_limit :] if post.pid in wanted]
     try:
         if wanted & {post.pid for post in head}:
-            edited.update(_printable_edits(head, url, fetcher, tz=tz, tid=tid))
+            edited.update(_printable_edits(head, views, fetcher, tz=tz, tid=tid))
         if later:
-            found, numbers = _page_edits(later, posts, url, fetcher, tz=tz, tid=tid)
+            found, numbers = _page_edits(later, posts, views, fetcher, tz=tz, tid=tid)
             edited.update(found)
     except _Disagree as error:
         raise _Fallback(f"手机接口与其他页面不一致：{error}") from None
@@ -189,29 +177,29 @@ def _read_api(
     if wanted & {post.pid for post in head}:
         needed = len(wanted & {post.pid for post in head})
         why = f"打印版：前 {len(head)} 帖的编辑记录（其中 {needed} 帖要看）"
-        views.append(ViewRead("printable", 1, why))
+        seen.append(ViewRead("printable", 1, why))
     if later:
         shown = "、".join(map(str, numbers[:10])) + ("……" if len(numbers) > 10 else "")
-        after = discuz_x_printable.LIMIT + 1
+        after = views.printable_limit + 1
         why = f"帖子页第 {shown} 页：第 {after} 帖之后 {len(later)} 帖的编辑记录"
-        views.append(ViewRead("pages", len(numbers), why))
+        seen.append(ViewRead("pages", len(numbers), why))
     if not wanted:
-        views[0] = replace(views[0], why=views[0].why + "（不需要编辑记录）")
+        seen[0] = replace(seen[0], why=seen[0].why + "（不需要编辑记录）")
     merged = tuple(
         replace(post, edited_at=edited[post.pid]) if post.pid in edited else post
         for post in listed.posts
     )
-    return replace(listed, posts=merged, views=tuple(views))
+    return replace(listed, posts=merged, views=tuple(seen))
 
 
 def _printable_edits(
-    head: list[Post], url: str, fetcher: Fetcher, *, tz: ZoneInfo, tid: str | None
+    head: list[Post], views: ThreadViews, fetcher: Fetcher, *, tz: ZoneInfo, tid: str | None
 ) -> dict[int, datetime | None]:
     """The edit notices of the API's first posts, from the printable view (its posts in the
     same order: same authors, times to the minute)."""
-    printable = discuz_x_printable.printable_url(url)
     expected = Expected(page=1, thread=tid)
-    _, page = read_page(printable, fetcher, tz=tz, forum=discuz_x_printable.NAME, expected=expected)
+    printable, name = views.printable_url, views.printable.NAME
+    _, page = read_page(printable, fetcher, tz=tz, forum=name, expected=expected)
     if len(page.posts) < len(head):
         raise _Disagree(f"打印版只有 {len(page.posts)} 帖，手机接口的前 {len(head)} 帖对不上")
     for position, (listed, shown) in enumerate(zip(head, page.posts, strict=False), start=1):
@@ -224,7 +212,7 @@ def _printable_edits(
 def _page_edits(
     later: list[Post],
     posts: list[Post],
-    url: str,
+    views: ThreadViews,
     fetcher: Fetcher,
     *,
     tz: ZoneInfo,
@@ -232,14 +220,14 @@ def _page_edits(
 ) -> tuple[dict[int, datetime | None], list[int]]:
     """The edit notices of the posts ``later`` from the thread pages holding them, and which
     pages those were.  The board's page size is read from the first page read (guessed as
-    X3.4's default to find it); every post a page shows must be the API's."""
-    base = discuz_x.thread_url(url)
-    guess = (later[0].floor - 1) // GUESSED_PPP + 1
+    the format's default to find it); every post a page shows must be the API's."""
+    scraper, base = views.pages, views.pages_url
+    guess = (later[0].floor - 1) // views.page_size + 1
     _, probe = read_page(
-        discuz_x.page_url(base, guess),
+        scraper.page_url(base, guess),
         fetcher,
         tz=tz,
-        forum=discuz_x.NAME,
+        forum=scraper.NAME,
         expected=Expected(thread=tid),
     )
     per_page = _page_size(probe, len(posts))
@@ -248,16 +236,16 @@ def _page_edits(
     rest = [n for n in numbers if n not in read]
 
     def parse(fetched: Fetched) -> Page:
-        n = int(discuz_x.address(fetched.url).page or 0)
+        n = int(scraper.address(fetched.url).page or 0)
         expected = Expected(page=n, thread=tid)
         return parse_fetched(
-            fetched, fetcher, tz=tz, forum=discuz_x.NAME, profile=None, expected=expected
+            fetched, fetcher, tz=tz, forum=scraper.NAME, profile=None, expected=expected
         )[1]
 
-    urls = [discuz_x.page_url(base, n) for n in rest]
+    urls = [scraper.page_url(base, n) for n in rest]
     # Worker processes parse while pages arrive, when the board is not paced.
     unpaced = len(urls) if not fetcher.pacer.waits_for(base) else 0
-    assignment = Assignment(fetcher.options, tz, discuz_x.NAME)
+    assignment = Assignment(fetcher.options, tz, scraper.NAME)
     with page_workers(unpaced, fetcher.options.jobs, assignment) as workers:
         if workers is None:
             fresh = fetcher.fetch_all(urls, then=parse)
@@ -333,7 +321,7 @@ def _differs(listed: Post, shown: Post) -> str | None:
 
 def _read_thread_pages(
     url: str,
-    given: str,
+    views: ThreadViews,
     fetcher: Fetcher,
     *,
     tz: ZoneInfo,
@@ -341,21 +329,10 @@ def _read_thread_pages(
     tail: bool,
     why: str,
 ) -> Thread:
-    pages_url = url if given == "pages" else discuz_x.thread_url(url)
-    pages_forum = forum if forum == discuz_x.NAME else None
+    pages_url = url if views.given == "pages" else views.pages_url
+    pages_forum = forum if forum == views.pages.NAME else None
     thread = read_pages(pages_url, fetcher, tz=tz, forum=pages_forum, profile=None, tail=tail)
     return _seen(thread, "pages", why)
-
-
-def _view_of(url: str) -> str:
-    """Which view of a Discuz! X thread a URL asks for."""
-    if discuz_x_mobile.matches(url, ""):
-        return "api"
-    if discuz_x_printable.matches(url, ""):
-        return "printable"
-    if discuz_x_archiver.matches(url, ""):
-        return "archiver"
-    return "pages"
 
 
 def _seen(thread: Thread, view: str, why: str) -> Thread:

@@ -51,7 +51,7 @@ class Thread:
     pages: int
     posts: tuple[Post, ...]
     scraper: str
-    settled: tuple[int, ...] = ()  # pids whose seconds were read from a view with seconds
+    confirmed: tuple[int, ...] = ()  # pids whose seconds a view with seconds confirmed
     views: tuple[ViewRead, ...] = ()
 
 
@@ -106,6 +106,33 @@ def read_thread(
     if path.is_file():
         return _read_files(source, [path], tz=tz, forum=forum, profile=profile, jobs=jobs)
     raise BadInput(f"找不到投票帖：{source}（应为网址、保存的网页文件或文件夹）")
+
+
+def read_game_thread(
+    source: str,
+    *,
+    tz: ZoneInfo,
+    forum: str | None,
+    profile: Path | None,
+    fetching: FetchOptions | None,
+) -> Thread:
+    """Read the game thread (for the lurkers count and the audit), the pages the cache
+    already holds from the cache; ``profile`` is a profile file.  Who posted when is all a
+    game thread is read for: no post's edits are looked at."""
+    loaded = None
+    if profile is not None:
+        from scrapers.profile import load_profile
+
+        loaded = load_profile(profile)
+    with Fetcher(fetching or FetchOptions()) as fetcher:
+        return read_thread(
+            source, tz=tz, forum=forum, profile=loaded, fetcher=fetcher, tail=True, edits=_no_edits
+        )
+
+
+def _no_edits(posts: tuple[Post, ...]) -> tuple[int, ...]:
+    """No post's edits are needed."""
+    return ()
 
 
 def read_pages(

@@ -26,10 +26,11 @@ from killmod.core.errors import BadInput
 from killmod.core.model import Player, Post, Roster
 from killmod.core.redact import redact_url
 from killmod.fetch.http import FetchOptions
+from killmod.fetch.thread import read_game_thread
 from killmod.game.penalties import Penalty, penalties
 from killmod.game.store import Event, Game
 from killmod.rules import r12, rule_set
-from killmod.usecases.lurkers import Window, read_game_thread, recorded_window
+from killmod.usecases.lurkers import Window, recorded_window
 
 # How a death was announced, for 五's 即 clause: killed at night (被杀死的), or by the vote
 # (被投死的); any other death (淹死, the judge's) has only the 24 hours.

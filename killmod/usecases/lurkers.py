@@ -31,8 +31,8 @@ from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, GameWarning, Player, Post, Roster
 from killmod.core.names import fold
 from killmod.core.redact import redact_url
-from killmod.fetch.http import Fetcher, FetchOptions
-from killmod.fetch.thread import Thread, read_thread
+from killmod.fetch.http import FetchOptions
+from killmod.fetch.thread import read_game_thread
 from killmod.game.guards import refuse_if_over
 from killmod.game.store import Delivery, Game
 from killmod.rules import rule_set
@@ -164,31 +164,6 @@ def lurkers(
     if record:
         return record_lurkers(game, report, rules, based_on=head, deliver=deliver)
     return report
-
-
-def read_game_thread(
-    source: str,
-    *,
-    tz: ZoneInfo,
-    forum: str | None,
-    profile: Path | None,
-    fetching: FetchOptions | None,
-) -> Thread:
-    """Read the game thread, the pages the cache already holds from the cache.  Who posted
-    when is all a game thread is read for: no post's edits are looked at."""
-    loaded = None
-    if profile is not None:
-        from scrapers.profile import load_profile
-
-        loaded = load_profile(profile)
-    with Fetcher(fetching or FetchOptions()) as fetcher:
-        return read_thread(
-            source, tz=tz, forum=forum, profile=loaded, fetcher=fetcher, tail=True, edits=_none
-        )
-
-
-def _none(posts: tuple[Post, ...]) -> tuple[int, ...]:
-    return ()
 
 
 def _rule_minimum(rules: ModuleType) -> int:

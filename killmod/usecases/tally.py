@@ -22,7 +22,7 @@ from killmod.core.errors import BadInput
 from killmod.core.model import Post, Roster, Source, TallyResult
 from killmod.core.redact import redact_url
 from killmod.fetch.http import Fetcher, FetchOptions
-from killmod.fetch.settle import settle_times
+from killmod.fetch.seconds import confirm_seconds
 from killmod.fetch.thread import Thread, read_thread
 from killmod.game.dbfile import unwritable
 from killmod.game.guards import (
@@ -78,7 +78,8 @@ def tally(
     ``killmod thread``).  ``profile`` (a Profile or a profile file) reads a
     board no built-in format knows.  ``fetching`` says how pages are fetched (default:
     ``jobs`` at once, no cache).  A ballot shown to the minute in the deadline's minute
-    is settled to the second from the board's archiver when it can be (``killmod.fetch.settle``).
+    is confirmed to the second from the board's archiver when it can be
+    (``killmod.fetch.seconds``).
     The vote counted is the round's next one under the rule set (``killmod.usecases.day``):
     ``phase`` (``point``/``knife``, 1.0 and 2.0) must be its phase when given.
     ``rulings`` (rulings or a rulings file) by floor are resolved to their posts against
@@ -279,7 +280,7 @@ def _read_vote(
         if game is not None:
             refuse_other_rules(thread.title, roster.rules, game.path)
         deadline = resolve_deadline(deadline, thread, tz)
-        thread = settle_times(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
+        thread = confirm_seconds(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
     return thread, roster, plan, head, deadline, round_no
 
 
@@ -378,7 +379,7 @@ def tally_thread(
         scope=plan.scope() if plan else None,
     )
     result = plan.settle(result) if plan else result
-    return _note_settled(result, set(thread.settled))
+    return _note_settled(result, set(thread.confirmed))
 
 
 # Verdicts the tally gives before it looks at an edit (``killmod.ballots.count``): such a post is

@@ -1,7 +1,10 @@
 """Decoding forum pages by the charset they declare.
 
 Old Chinese boards send GBK/GB2312 or Big5: decode by the declared charset
-(GBK family as GB18030, its superset; Big5 as cp950), never by guessing.
+(GBK family as GB18030, its superset; Big5 as cp950), never by guessing.  It lives with
+the scrapers, below the fetch layer: where a board declares its charset (a page's
+``<meta>``, the mobile API's ``"Charset"``) is forum knowledge, and a profile's
+``charset`` is checked here before anything is fetched.
 """
 
 from __future__ import annotations

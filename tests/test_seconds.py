@@ -1,4 +1,4 @@
-"""Settling minute-precision ballots in the deadline's minute from the Discuz! X archiver."""
+"""Confirming minute-precision ballots in the deadline's minute from the Discuz! X archiver."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from killmod.commands.cli import main
-from killmod.fetch.settle import archiver_url
+from scrapers.discuz_x import archiver_url
 from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
@@ -62,7 +62,7 @@ def verdicts(doc: dict) -> dict[int, dict]:
     return {v["floor"]: v for v in doc["verdicts"]}
 
 
-def test_minute_times_in_the_deadlines_minute_are_settled_from_the_archiver(serve_site, roster):
+def test_minute_times_in_the_deadlines_minute_are_confirmed_from_the_archiver(serve_site, roster):
     demo = demo_thread()
     base = serve_site(board(with_time_style(demo, "minute"), demo))
     result = tally(base + VIEWTHREAD, roster)
@@ -82,7 +82,7 @@ def test_minute_times_in_the_deadlines_minute_are_settled_from_the_archiver(serv
     assert archived == [f"{ARCHIVER}&page=4", f"{ARCHIVER}&page=3"]
 
 
-def test_the_audit_says_which_posts_were_settled(serve_site, roster):
+def test_the_audit_says_which_posts_were_confirmed(serve_site, roster):
     demo = demo_thread()
     base = serve_site(board(with_time_style(demo, "minute"), demo))
     audit = tally(base + VIEWTHREAD, roster, "audit")
@@ -93,12 +93,12 @@ def test_the_audit_says_which_posts_were_settled(serve_site, roster):
     assert "已用归档页确认秒数" not in lines["25楼"]
 
 
-def test_a_thread_read_from_the_printable_view_is_settled_too(serve_site, roster):
+def test_a_thread_read_from_the_printable_view_is_confirmed_too(serve_site, roster):
     demo = demo_thread()
     base = serve_site(board(demo))  # the printable view shows minutes only
     doc = json.loads(tally(base + PRINTABLE, roster).stdout)
-    settled = {v["author"]: v["verdict"] for v in doc["verdicts"] if v["notes"]}
-    assert settled == {"白开水": "counted", "花生米": "late"}
+    confirmed = {v["author"]: v["verdict"] for v in doc["verdicts"] if v["notes"]}
+    assert confirmed == {"白开水": "counted", "花生米": "late"}
 
 
 def test_without_an_archiver_the_post_stays_flagged_with_a_warning(serve_site, roster):
@@ -114,7 +114,7 @@ def test_without_an_archiver_the_post_stays_flagged_with_a_warning(serve_site, r
     assert "无法用归档页确认秒数" in result.stderr and "HTTP 404" in result.stderr
 
 
-def test_a_post_whose_text_differs_in_the_archiver_is_not_settled(serve_site, roster):
+def test_a_post_whose_text_differs_in_the_archiver_is_not_confirmed(serve_site, roster):
     demo = demo_thread()
     archived = demo_thread()
     archived.posts[26].body = "改票：投 7号（已编辑）"  # floor 27

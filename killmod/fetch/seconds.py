@@ -1,18 +1,18 @@
-"""Settling minute-precision times in the deadline's minute from the board's archiver.
+"""Confirming to the second the times shown to the minute in the deadline's minute.
 
 A time shown to the minute in the deadline's own minute cannot say whether the post was
-in time (22:00 may be 22:00:00 or 22:00:59).  Discuz! X's archiver
-(``archiver/?tid-T.html&page=P``) shows every post's time to the second, so such posts
-are looked up there: from its last page back to the first page that starts before the
-minute in question.  The archiver's page bar shows a window of pages (ten before and nine
-after the current one), not the last page: its last page is the one the thread's own page
-count names (the archiver pages by the same count), and when that fails the bar's window
-is walked on from page 1 until a page shows no page after itself.  Every archiver page
-must be the page asked for (``killmod.fetch.identity``).  The archiver shows no pid, so a post is
-matched by author, minute and text (whitespace aside); identical posts pair up in posting
-order.  A post matched takes the archiver's seconds; its pid is kept in
-``Thread.settled`` for the audit.  A post not found stays at minute precision (flagged as
-before), and an archiver that cannot be read leaves the thread as it was, with a warning.
+in time (22:00 may be 22:00:00 or 22:00:59).  A board may show the same posts' times to
+the second in another view (the format's ``seconds_view``: Discuz! X's archiver), so such
+posts are looked up there: from its last page back to the first page that starts before
+the minute in question.  The view's page bar may show a window of pages, not the last
+page: its last page is the one the thread's own page count names (the view pages by the
+same count), and when that fails the bar's window is walked on from page 1 until a page
+shows no page after itself.  Every page of the view must be the page asked for
+(``killmod.fetch.identity``).  The view need show no pid, so a post is matched by author,
+minute and text (whitespace aside); identical posts pair up in posting order.  A post
+matched takes the view's seconds; its pid is kept in ``Thread.confirmed`` for the audit.
+A post not found stays at minute precision (flagged as before), and a view that cannot be
+read leaves the thread as it was, with a warning.
 """
 
 from __future__ import annotations
@@ -22,24 +22,20 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
-from urllib.parse import parse_qs, urljoin, urlsplit
 from zoneinfo import ZoneInfo
 
-from killmod.ballots.count import MINUTE
+import scrapers
 from killmod.core.errors import KillmodError
-from killmod.core.model import Page, Post, ViewRead
+from killmod.core.model import PRECISION_SPAN, Page, Post, ViewRead
 from killmod.core.names import fold
 from killmod.fetch.http import Fetcher
 from killmod.fetch.identity import Expected, expected_after
 from killmod.fetch.pages import read_page
 from killmod.fetch.thread import Thread
-from scrapers import discuz_x_archiver
+from scrapers.base import SecondsView
 
 log = logging.getLogger(__name__)
 
-# The formats read from Discuz! X boards, whose archiver shows seconds.
-SETTLES = ("discuz_x", "discuz_x_printable")
-_REWRITE = re.compile(r"thread-(\d+)-\d+-\d+\.html$")
 _SPACE = re.compile(r"\s+")
 
 Key = tuple[str, datetime, str]
@@ -47,10 +43,11 @@ Key = tuple[str, datetime, str]
 
 def in_deadline_minute(post: Post, deadline: datetime) -> bool:
     """A time shown to the minute whose minute holds the deadline (``time_ambiguous``)."""
-    return post.precision == "minute" and post.posted_at <= deadline < post.posted_at + MINUTE
+    span = PRECISION_SPAN["minute"]
+    return post.precision == "minute" and post.posted_at <= deadline < post.posted_at + span
 
 
-def settle_times(
+def confirm_seconds(
     thread: Thread,
     deadline: datetime,
     fetcher: Fetcher,
@@ -58,24 +55,28 @@ def settle_times(
     tz: ZoneInfo,
     wanted: Callable[[Post], bool] = lambda post: True,
 ) -> Thread:
-    """``thread`` with the ``wanted`` posts in the deadline's minute settled to the second."""
+    """``thread`` with the ``wanted`` posts in the deadline's minute confirmed to the second
+    from the view with seconds its format names, when it names one."""
     pending = [p for p in thread.posts if in_deadline_minute(p, deadline) and wanted(p)]
-    archiver = archiver_url(thread.source) if thread.scraper in SETTLES else None
-    if not pending or archiver is None:
+    scraper = scrapers.find(thread.scraper)
+    view = scraper.seconds_view(thread.source) if scraper is not None else None
+    if not pending or view is None:
         return thread
     since = min(post.posted_at for post in pending)
-    reader = _Archiver(archiver, fetcher, tz)
+    reader = _SecondsPages(view, fetcher, tz)
     try:
-        archived = _archived_since(reader, since, guess=thread.pages)
+        archived = _shown_since(reader, since, guess=thread.pages)
     except KillmodError as error:
-        log.warning("无法用归档页确认秒数，与截止同一分钟的帖子仍只精确到分钟：%s", error.message)
+        log.warning(
+            "无法用%s确认秒数，与截止同一分钟的帖子仍只精确到分钟：%s", view.words, error.message
+        )
         failed = ViewRead(
-            "archiver", len(reader.read), "归档页读不出，与截止同一分钟的帖子仍只到分钟"
+            view.name, len(reader.read), f"{view.words}读不出，与截止同一分钟的帖子仍只到分钟"
         )
         return replace(thread, views=(*thread.views, failed))
     seconds = _match(pending, archived)
-    why = f"归档页：与截止同一分钟的 {len(pending)} 帖，确认了 {len(seconds)} 帖的秒数"
-    thread = replace(thread, views=(*thread.views, ViewRead("archiver", len(reader.read), why)))
+    why = f"{view.words}：与截止同一分钟的 {len(pending)} 帖，确认了 {len(seconds)} 帖的秒数"
+    thread = replace(thread, views=(*thread.views, ViewRead(view.name, len(reader.read), why)))
     if not seconds:
         return thread
     posts = tuple(
@@ -84,50 +85,38 @@ def settle_times(
         else post
         for post in thread.posts
     )
-    return replace(thread, posts=posts, settled=tuple(sorted(seconds)))
+    return replace(thread, posts=posts, confirmed=tuple(sorted(seconds)))
 
 
-def archiver_url(url: str) -> str | None:
-    """The archiver's first page for a Discuz! X thread URL (either URL form), if it has a tid."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https"):
-        return None
-    rewritten = _REWRITE.search(parts.path)
-    tids = [rewritten.group(1)] if rewritten else parse_qs(parts.query).get("tid", [])
-    if not tids or not tids[0].isdigit():
-        return None
-    return urljoin(url, f"archiver/?tid-{tids[0]}.html")
-
-
-def _archived_since(archiver: _Archiver, since: datetime, *, guess: int) -> list[Post]:
-    """The archiver's posts, read from its last page back to one that starts before ``since``;
+def _shown_since(view: _SecondsPages, since: datetime, *, guess: int) -> list[Post]:
+    """The view's posts, read from its last page back to one that starts before ``since``;
     ``guess`` is the page the last one probably is (the thread's own page count)."""
-    last = archiver.last_page(guess)
+    last = view.last_page(guess)
     posts: list[Post] = []
     for n in range(last.page_no, 0, -1):
-        page = archiver.page(n)
+        page = view.page(n)
         posts += page.posts
         if page.posts and page.posts[0].posted_at < since:
             break
     return posts
 
 
-class _Archiver:
-    """The archiver pages of one thread, each read once and checked to be the page asked
-    for: its number, and the thread id and title of the first archiver page read."""
+class _SecondsPages:
+    """The pages of one thread's view with seconds, each read once and checked to be the
+    page asked for: its number, and the thread id and title of the first page read."""
 
-    def __init__(self, url: str, fetcher: Fetcher, tz: ZoneInfo) -> None:
-        self.url, self.fetcher, self.tz = url, fetcher, tz
-        self.same = Expected(thread=discuz_x_archiver.address(url).thread)
+    def __init__(self, view: SecondsView, fetcher: Fetcher, tz: ZoneInfo) -> None:
+        self.view, self.fetcher, self.tz = view, fetcher, tz
+        self.same = Expected(thread=view.scraper.address(view.url).thread)
         self.first: Page | None = None
         self.read: dict[int, Page] = {}
 
     def page(self, n: int, *, past_end: bool = False) -> Page:
-        """Archiver page ``n`` (``past_end``: or the last page, when ``n`` is past it)."""
+        """Page ``n`` (``past_end``: or the last page, when ``n`` is past it)."""
         if n not in self.read:
             expected = replace(self.same, page=n, past_end=past_end)
-            page_url = discuz_x_archiver.page_url(self.url, n)
-            name = discuz_x_archiver.NAME
+            page_url = self.view.scraper.page_url(self.view.url, n)
+            name = self.view.scraper.NAME
             _, page = read_page(page_url, self.fetcher, tz=self.tz, forum=name, expected=expected)
             if self.first is None:
                 self.first = page
@@ -138,7 +127,7 @@ class _Archiver:
         return self.read[n]
 
     def last_page(self, guess: int) -> Page:
-        """The archiver's last page: from ``guess`` (or page 1 when it cannot be read), the
+        """The view's last page: from ``guess`` (or page 1 when it cannot be read), the
         page bar's window walked on until a page shows no page after itself."""
         page = None
         if guess > 1:
@@ -154,7 +143,7 @@ class _Archiver:
 
 
 def _match(pending: list[Post], archived: list[Post]) -> dict[int, datetime]:
-    """The archiver's time for each pending post found there, by thread pid.
+    """The view's time for each pending post found there, by thread pid.
 
     Posts are grouped by (author, minute, text); a group pairs up in posting order when
     both views hold the same number of its posts, and is left alone otherwise.
