@@ -1,7 +1,7 @@
 """The README's two set-up commands, the same on Windows, macOS and Linux:
 
     python run.py example   tally the bundled example vote thread (saved pages, no network)
-    python run.py test      check the code (ruff), then run the test suite
+    python run.py test      check the code (ruff, the layers), then run the test suite
                             (pytest's options may follow)
 
 The first run makes ``.venv`` beside this file and installs killmod with its test tools
@@ -36,6 +36,7 @@ NO_TESTS_COLLECTED = 5
 # What ``run.py test`` checks before the tests, and what each failure asks for.
 RUFF_CHECK = ("ruff check", "改好上面列出的问题（ruff check --fix . 能改好一部分）")
 RUFF_FORMAT = ("ruff format --check", "运行 ruff format . 按统一格式改写")
+LAYERS = ("lint-imports", "有引入违反了层次（见上面列出的引入和 docs/architecture.md）")
 
 
 @dataclass(frozen=True)
@@ -45,14 +46,23 @@ class VenvPaths:
     python: PurePath
     killmod: PurePath
     marker: PurePath
+    lint_imports: PurePath
 
 
 def venv_paths(root: PurePath, windows: bool) -> VenvPaths:
     """The venv's programs: ``Scripts\\python.exe`` on Windows, ``bin/python`` elsewhere."""
     if windows:
         scripts = root / "Scripts"
-        return VenvPaths(scripts / "python.exe", scripts / "killmod.exe", root / MARKER_NAME)
-    return VenvPaths(root / "bin" / "python", root / "bin" / "killmod", root / MARKER_NAME)
+        return VenvPaths(
+            scripts / "python.exe",
+            scripts / "killmod.exe",
+            root / MARKER_NAME,
+            scripts / "lint-imports.exe",
+        )
+    scripts = root / "bin"
+    return VenvPaths(
+        scripts / "python", scripts / "killmod", root / MARKER_NAME, scripts / "lint-imports"
+    )
 
 
 def needs_install(paths: VenvPaths, pyproject: Path) -> bool:
@@ -69,11 +79,12 @@ def tests_exit_code(code: int) -> int:
 
 
 def checks(paths: VenvPaths) -> list[tuple[tuple[str, str], list[str]]]:
-    """The checks ``run.py test`` runs before pytest: lint and format."""
+    """The checks ``run.py test`` runs before pytest: lint, format, the layers' imports."""
     ruff = [str(paths.python), "-m", "ruff"]
     return [
         (RUFF_CHECK, [*ruff, "check", "."]),
         (RUFF_FORMAT, [*ruff, "format", "--check", "."]),
+        (LAYERS, [str(paths.lint_imports)]),
     ]
 
 

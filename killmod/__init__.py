@@ -20,6 +20,7 @@ USE_CASES = {
     "leave": "killmod.usecases.lurkers:record_leave",
     "lottery": "killmod.usecases.lottery:make_lottery",
     "lurkers": "killmod.usecases.lurkers:lurkers",
+    "night": "killmod.usecases.night:record_night",
     "notices": "killmod.usecases.deal:current_notices",
     "open": "killmod.usecases.open:open_vote",
     "out": "killmod.usecases.out:record_out",

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from killmod.commands.cli import main
-from killmod.flows import flow_for
 from killmod.game.store import Game
+from killmod.rules import rule_set
 from tests.support.publicgames import SETS
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -22,7 +22,7 @@ def run(*args: object):
 
 
 def sizes(rules: str, variants: tuple[str, ...]) -> list[int]:
-    return [row["players"] for row in flow_for(rules, variants).table()]
+    return [row["players"] for row in rule_set(rules, variants).table()]
 
 
 CASES = [
@@ -47,7 +47,7 @@ def test_the_template_has_the_tables_seats_and_init_and_deal_take_it(tmp_path, n
     assert [p["seat"] for p in document["players"]] == list(range(1, players + 1))
     assert document["rules"] == rules and document.get("variants", []) == list(variants)
     if rules == "v4":
-        assert document["code"] == flow_for("v4").table_row(players)["code"]
+        assert document["code"] == rule_set("v4").table_row(players)["code"]
     db = tmp_path / "game.db"
     assert run("init", "--roster", path, "--db", db).exit_code == 0
     assert run("deal", "--db", db, "--seed", 1).exit_code == 0

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from killmod.commands.cli import main
-from killmod.game.state import flow_of
 from killmod.game.store import Game
+from killmod.rules import rule_set_of
 from tests.support.publicgames import SETS
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "notices"
@@ -55,10 +55,10 @@ def test_golden_notices_of_every_rule_set(tmp_path, name):
 def test_every_role_dealt_is_told_its_powers_and_the_notice_is_signed(tmp_path, name):
     notices = deal(tmp_path, name)
     roster_ = Game.open(tmp_path / "game.db").roster()
-    flow = flow_of(roster_)
+    ruleset = rule_set_of(roster_)
     for player in roster_.players:
         notice = notices[f"{player.seat:02d}-玩家{player.seat}.txt"]
-        powers = flow.powers(player.role)
+        powers = ruleset.powers(player.role)
         assert powers, f"{name}: no powers for {player.role}"
         assert "规则原文中你的身份：\n" + "\n".join(powers) + "\n" in notice
         assert notice.endswith("—— 法官 白夜、小雨\n"), notice

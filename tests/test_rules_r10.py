@@ -15,25 +15,21 @@ import pytest
 from killmod.core.errors import BadInput
 from killmod.core.model import Outcome
 from killmod.rules import RULE_SETS as RULES
-from killmod.rules import r10
+from killmod.rules import r10, rule_set
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.r10 import (
     CIVILIAN,
     KILLER,
-    POINT,
-    PointStage,
     R10State,
     check_win,
     count_knives,
-    knife_count,
     knife_post,
     new_game,
     next_round_post,
-    pointing_step,
-    seat_order,
     table_row,
     vote_out,
 )
+from killmod.rules.shared import POINT, PointStage, knife_count, pointing_step, seat_order
 
 K1, K2, C1, C2, C3, C4, C5, C6 = range(1, 9)
 SEATS = {K1: KILLER, K2: KILLER} | dict.fromkeys((C1, C2, C3, C4, C5, C6), CIVILIAN)
@@ -126,12 +122,13 @@ def test_non_pointers_are_not_counted_nor_warned():
     """Decision: the text sets no self vote and no penalty for not pointing."""
     policy = r10.TALLY_POLICY
     assert policy == TallyPolicy(non_voter="none", warn_non_voters=False)
-    assert r10.warning_action(3, 0) == "warn"
+    assert rule_set("1.0").warning_action(3, 0) == "warn"
 
 
 def test_no_night_kill():
     """Decision: 4.5 the killers only “确认同伴”; 4.11 round two starts from the out player."""
-    assert r10.NIGHT_KILL is False
+    assert not rule_set("1.0").night_options
+    assert rule_set("1.0").night_of_round(1) is None
     assert next_round_post(game(C3)) == "第 2 轮：从5号右手边第一名玩家开始，在剩余玩家中重新指认。"
     assert next_round_post(game()) == "第 1 轮：从1号玩家开始指认。"
 

@@ -14,7 +14,7 @@ import pytest
 from killmod.core.errors import BadInput
 from killmod.core.model import Outcome
 from killmod.rules import RULE_SETS as RULES
-from killmod.rules import r10, r20
+from killmod.rules import r20, rule_set, shared
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.r20 import (
     CIVILIAN,
@@ -125,7 +125,7 @@ def test_non_pointers_are_not_counted_nor_warned():
     """Decision: 3.k sets no self vote and no penalty; silent players in the knife count as 过."""
     policy = r20.TALLY_POLICY
     assert policy == TallyPolicy(non_voter="none", warn_non_voters=False)
-    assert r20.warning_action(2, 0) == "warn"
+    assert rule_set("2.0").warning_action(2, 0) == "warn"
 
 
 def test_summary_is_chinese_and_shows_the_row():
@@ -154,7 +154,7 @@ def test_pointing_goes_clockwise():
 def test_the_most_pointed_defends():
     """3.l “被指票数最多者出来辩解” (the tie rule is 1.0's, docs/rules/2.0.md)."""
     assert pointing_step(POINT, Outcome("eliminated", seat=K1)).defender == K1
-    assert pointing_step(POINT, Outcome("tie", seats=(K1, C1))).stage == r10.PointStage(
+    assert pointing_step(POINT, Outcome("tie", seats=(K1, C1))).stage == shared.PointStage(
         "repoint", (K1, C1)
     )
 
@@ -192,9 +192,9 @@ def test_pass_when_less_than_half_and_point_again_clockwise():
 
 
 def test_the_knife_count_is_the_shared_one():
-    """One helper (r10.knife_count) serves 1.0 and 2.0."""
+    """One helper (shared.knife_count) serves 1.0 and 2.0."""
     ballots = {1: "knife", 2: "pass"}
-    assert count_knives(ballots, LIVING, C6) == r10.knife_count(ballots, LIVING, C6)
+    assert count_knives(ballots, LIVING, C6) == shared.knife_count(ballots, LIVING, C6)
 
 
 def test_a_knifed_civilian_leaves_last_words():
@@ -212,7 +212,8 @@ def test_cards_the_knifed_card_is_not_shown_and_the_post_is_the_same_for_a_kille
     assert out.posts == ("4号被判死亡。有遗言权利的辩解者请留遗言。",)
     civilian = vote_out(game(), C1).posts[0]
     assert out.posts[0].replace("4号", "") == civilian.replace("7号", "")
-    assert r20.REVEAL_ON_OUT is False
+    assert rule_set("2.0").REVEAL_CAMP is False
+    assert rule_set("2.0").announced_camp(KILLER) is None
 
 
 # ---------------------------------------------------------------- 注意事项 f), g) suicide

@@ -14,7 +14,7 @@ import pytest
 
 from killmod.core.errors import BadInput
 from killmod.rules import RULE_SETS as RULES
-from killmod.rules import v4
+from killmod.rules import rule_set, v4
 from killmod.rules.policy import TallyPolicy
 from killmod.rules.v4 import (
     BUTTERFLY,
@@ -212,12 +212,13 @@ def test_non_voters_are_neither_self_votes_nor_warned():
 
 @pytest.mark.parametrize(("total", "substitutes"), [(1, 1), (2, 1), (2, 0), (5, 0)])
 def test_warning_never_leads_to_a_substitute_or_out(total, substitutes):
-    assert v4.warning_action(total, substitutes) == "warn"
+    assert rule_set("v4").warning_action(total, substitutes) == "warn"
 
 
 def test_identities_are_not_revealed_when_a_player_is_out():
     """Decision: 11 “判定出局，并通知准备遗言”; 16 “宣布胜利阵营并揭秘” only at the end."""
-    assert v4.REVEAL_ON_OUT is False
+    assert rule_set("v4").REVEAL_CAMP is False
+    assert rule_set("v4").announced_camp(KILLER) is None
 
 
 # ---------------------------------------------------------------- game state

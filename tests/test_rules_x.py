@@ -14,8 +14,9 @@ import pytest
 from killmod.core.errors import BadInput
 from killmod.core.model import Outcome
 from killmod.rules import RULE_SETS as RULES
-from killmod.rules import x
+from killmod.rules import rule_set, x
 from killmod.rules.policy import TallyPolicy
+from killmod.rules.shared import feedback, team_choice
 from killmod.rules.x import (
     CIVILIAN,
     KILLER,
@@ -25,14 +26,12 @@ from killmod.rules.x import (
     XState,
     check_first_kill,
     check_win,
-    feedback,
     first_kill_allowed,
     last_words_post,
     majority_reached,
     new_game,
     resolve_night,
     table_row,
-    team_choice,
     tie_stage,
     vote_out,
 )
@@ -146,12 +145,13 @@ def test_non_voters_abstain_and_are_not_warned():
     policy = x.TALLY_POLICY
     assert policy == TallyPolicy(non_voter="none", warn_non_voters=False, ballots="first")
     assert policy.violations == frozenset()  # 1.2's 犯规 of 二.5 is not X's
-    assert x.warning_action(2, 0) == "warn"
+    assert rule_set("x").warning_action(2, 0) == "warn"
 
 
 def test_no_card_is_shown_when_a_player_is_out():
     """注意事项 6) “游戏中严禁亮牌”."""
-    assert x.REVEAL_ON_OUT is False
+    assert rule_set("x").REVEAL_CAMP is False
+    assert rule_set("x").announced_camp(KILLER) is None
 
 
 def test_summary_is_chinese_and_shows_the_row():

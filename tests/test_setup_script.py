@@ -91,13 +91,21 @@ def test_the_checks_pass_on_this_checkout():
 
 
 def test_each_check_that_fails_is_named_with_what_to_do(tmp_path):
-    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\n", encoding="utf-8")
+    layers = '[tool.importlinter]\nroot_packages = ["low"]\n[[tool.importlinter.contracts]]\n'
+    layers += 'name = "layers"\ntype = "layers"\nlayers = ["low.high", "low.base"]\n'
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\n" + layers, encoding="utf-8")
+    (tmp_path / "low" / "high").mkdir(parents=True)
+    for package in ("low", "low/high", "low/base"):
+        (tmp_path / package).mkdir(exist_ok=True)
+        (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "low" / "base" / "__init__.py").write_text("import low.high\n", encoding="utf-8")
     (tmp_path / "sloppy.py").write_text("import os\nx=1\n", encoding="utf-8")
     paths = run_script.venv_paths(Path(sys.prefix), windows=os.name == "nt")
     failed = run_script.failed_checks(paths, tmp_path)
     assert failed == [
         "ruff check 没有通过：改好上面列出的问题（ruff check --fix . 能改好一部分）。",
         "ruff format --check 没有通过：运行 ruff format . 按统一格式改写。",
+        "lint-imports 没有通过：有引入违反了层次（见上面列出的引入和 docs/architecture.md）。",
     ]
 
 

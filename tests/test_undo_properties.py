@@ -27,6 +27,7 @@ from killmod.fetch.thread import Thread
 from killmod.game.guards import next_day
 from killmod.game.penalties import record_penalty
 from killmod.game.store import Game
+from killmod.rules.base import NightChoice
 from killmod.usecases.day import plan_day
 from killmod.usecases.deal import deal
 from killmod.usecases.lottery import make_lottery, reveal_lottery, standing_lottery
@@ -98,7 +99,9 @@ def act(game: Game, action: tuple[str, int]) -> None:
     kind, n = action
     if kind == "night":
         rounds = [e.round for e in game.events() if e.kind in ("day", "night")]
-        record_night(game, max(rounds, default=0) + 1, kills=(n,), at_text="2024-03-01 23:00")
+        record_night(
+            game, max(rounds, default=0) + 1, NightChoice(kill=n), at_text="2024-03-01 23:00"
+        )
     elif kind == "day":
         record_a_day(game, n)
     elif kind == "replace":

@@ -13,8 +13,7 @@ from pathlib import Path
 from killmod.announce.render import render_public
 from killmod.announce.views import roster_template_view
 from killmod.core.errors import BadInput
-from killmod.flows import flow_for
-from killmod.rules import title
+from killmod.rules import rule_set, title
 
 
 @dataclass(frozen=True)
@@ -34,20 +33,20 @@ def roster_template(
 ) -> RosterTemplate:
     """The roster template of ``players`` seats (a set with one size, as 1.2, needs none);
     a count outside the set's table is ``BadInput``."""
-    flow = flow_for(rules, variants)
+    ruleset = rule_set(rules, variants)
     if players is None:
-        sizes = [row["players"] for row in flow.table()]
+        sizes = [row["players"] for row in ruleset.table()]
         if len(sizes) != 1:
             span = f"{sizes[0]}–{sizes[-1]}"
-            raise BadInput(f"{title(flow.name)} 规则可以是 {span} 人：请用 --players 写明人数。")
+            raise BadInput(f"{title(ruleset.NAME)} 规则可以是 {span} 人：请用 --players 写明人数。")
         players = sizes[0]
-    row = flow.table_row(players)
-    general = set(flow.summary(None))
+    row = ruleset.table_row(players)
+    general = set(ruleset.summary(None))
     # What the rules say of this count: the last of the lines the count adds (with 花样玩法,
     # the variants' table line comes after plain 2.0's).
-    lines = [line for line in flow.summary(players) if line not in general][-1:]
+    lines = [line for line in ruleset.summary(players) if line not in general][-1:]
     view = roster_template_view(
-        flow.name, title(flow.name), players, lines, row.get("code"), variants, file_name
+        ruleset.NAME, title(ruleset.NAME), players, lines, row.get("code"), variants, file_name
     )
     return RosterTemplate(players, render_public("roster.toml.j2", templates, view))
 

@@ -6,15 +6,18 @@ Jinja2 imported for it).
 
 from __future__ import annotations
 
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from killmod.announce.views import HIDDEN_FLAGS, HIDDEN_VERDICTS
 from killmod.core.model import TallyResult
 from killmod.core.redact import redact_url
 from killmod.game.tallyjson import tally_json
 
+if TYPE_CHECKING:
+    from killmod.rules.base import RuleSet
 
-def public_tally_json(result: TallyResult, rules: ModuleType) -> dict:
+
+def public_tally_json(result: TallyResult, rules: RuleSet) -> dict:
     """The ``killmod.tally/1`` document as the vote thread may see it: a post a hidden
     night effect left uncounted (V4.0 癫狂) is ``not_counted``, with no flag naming it."""
     document = tally_json(result, rules)

@@ -38,17 +38,15 @@ from killmod.core.times import local_text
 from killmod.game.tallyjson import revealed_camps
 
 if TYPE_CHECKING:
-    from killmod.flows.base import Check
+    from killmod.rules.base import Check, Notice
     from killmod.rules.policy import TallyPolicy
-    from killmod.rules.variants import Notice
     from killmod.usecases.audit import Audit
     from killmod.usecases.day import Suicide
     from killmod.usecases.history import Chronicle
     from killmod.usecases.inbox import InboxNight
     from killmod.usecases.lottery import Lottery, Reveal
     from killmod.usecases.lurkers import LurkerReport
-    from killmod.usecases.night import Night
-    from killmod.usecases.nights import SetNight
+    from killmod.usecases.night import RecordedNight
     from killmod.usecases.open import Opening
     from killmod.usecases.out import JudgeDecision
     from killmod.usecases.provisional import Provisional
@@ -125,13 +123,32 @@ class PublicTally:
 
 
 @dataclass(frozen=True)
+class PublicDeath:
+    """A seat out at night as the dawn post names it: why (where the set says) and the camp
+    or card shown (None: not shown)."""
+
+    seat: int
+    name: str
+    causes: tuple[str, ...]
+    camp: str | None
+
+
+@dataclass(frozen=True)
 class PublicNight:
-    """A night of a rule set other than 1.2 as the game thread may see it."""
+    """A night as the game thread may see it: who is out and what the set shows of them.
+
+    ``announced_at`` and ``zhashi_until`` are set for a set with a 诈尸 window (1.2),
+    whose dawn post names the deaths and their camps itself.
+    """
 
     night: int
+    round: int
     out: tuple[int, ...]
     shown: tuple[tuple[int, str], ...]
     posts: tuple[str, ...]
+    deaths: tuple[PublicDeath, ...] = ()
+    announced_at: datetime | None = None
+    zhashi_until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -215,7 +232,7 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
     deadline, the vote's announcement.
     """
     policy = rules.TALLY_POLICY
-    zhashi = getattr(rules, "ZHASHI", None)
+    zhashi = rules.ZHASHI
     history: dict[int, list] = {}
     tally = public_tally(result)
     for verdict in tally.verdicts:
@@ -231,7 +248,7 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
             "non_voters": [b for b in result.ballots if b.kind == "self"],
             "warnings": {warning.seat: warning for warning in result.warnings},
             "policy": policy,
-            "silences": getattr(rules, "SILENCES_VOTERS", False),
+            "silences": rules.SILENCES_VOTERS,
             "day": result.day,
             "off_candidates": {v.pid for v in result.verdicts if "not_candidate" in v.notes},
             "listed": [
@@ -261,28 +278,26 @@ def tally_notes_view(result: TallyResult) -> PublicView:
     )
 
 
-def night_view(night: Night) -> PublicView:
-    """The 1.2 尸体 post: who is out, how, their camp, the 诈尸 window (all public in 1.2)."""
-    return PublicView({"night": night})
-
-
-def dawn_view(done: SetNight, roster: Roster) -> PublicView:
-    """The dawn post of another rule set: who is out and the rule text's own lines."""
+def dawn_view(done: RecordedNight, roster: Roster) -> PublicView:
+    """The dawn post (尸体): who is out, what the set shows of them (the rule text's own
+    lines, or the camps and the 诈尸 window of 1.2)."""
     play = done.play
-    night = PublicNight(done.night, tuple(play.out), tuple(play.shown), tuple(play.posts))
+    shown, causes = dict(play.shown), dict(play.causes)
+    deaths = tuple(
+        PublicDeath(seat, roster.seat(seat).name, causes.get(seat, ()), shown.get(seat))
+        for seat in play.out
+    )
+    night = PublicNight(
+        done.night,
+        done.round,
+        tuple(play.out),
+        tuple(play.shown),
+        tuple(play.posts),
+        deaths,
+        done.announced_at,
+        done.zhashi_until,
+    )
     return PublicView({"night": night, "names": names(roster)})
-
-
-def dawn_document(done: SetNight) -> dict[str, Any]:
-    """The ``killmod.night/1`` document as the game thread may see it: who is out and what
-    their cards show; the night's hidden states, checks and notices are the judge's."""
-    play = done.play
-    return {
-        "schema": "killmod.night/1",
-        "round": done.night,
-        "out": list(play.out),
-        "shown": {str(seat): identity for seat, identity in play.shown},
-    }
 
 
 def lottery_view(made: Lottery, roster: Roster, prefix: str) -> PublicView:
@@ -475,7 +490,7 @@ def provisional_view(counted: Provisional, rules: ModuleType) -> PublicView:
             "count": public_provisional(counted),
             "names": names(counted.result.roster),
             "policy": rules.TALLY_POLICY,
-            "silences": getattr(rules, "SILENCES_VOTERS", False),
+            "silences": rules.SILENCES_VOTERS,
         }
     )
 
@@ -681,7 +696,7 @@ def history_view(story: Chronicle, rules: ModuleType) -> PublicView:
             "substituted": [row for row in rows if len(row.holders) > 1],
             "names": {seat: story.name(seat) for seat in story.seats},
             "policy": rules.TALLY_POLICY,
-            "silences": getattr(rules, "SILENCES_VOTERS", False),
+            "silences": rules.SILENCES_VOTERS,
         }
     )
 
@@ -799,7 +814,7 @@ def prod_view(report: LurkerReport, seat: int, rules: ModuleType) -> PrivateView
             "count": count,
             "report": replace(report, source=redact_url(report.source)),
             "rules": rules.NAME,
-            "contact": getattr(rules, "LURKER_CONTACT", None),
+            "contact": rules.LURKER_CONTACT,
         }
     )
 
@@ -819,7 +834,7 @@ class PrivateNight:
     events: tuple[str, ...]
 
 
-def night_secrets_view(done: SetNight, roster: Roster) -> PrivateView:
+def night_secrets_view(done: RecordedNight, roster: Roster) -> PrivateView:
     """The night's private part, for the judge to hand out (not the game's whole state)."""
     play = done.play
     night = PrivateNight(done.night, play.checks, play.notices, play.events)

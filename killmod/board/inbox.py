@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 from killmod.board.session import Board, BoardOptions, BoardRefused
 from killmod.core.errors import BadInput
 from killmod.core.model import Roster
-from killmod.game.state import flow_of, state_for
+from killmod.game.state import rule_set_of, state_for
 from killmod.game.store import Game
-from killmod.usecases.inbox import MINUTE, InboxNight, Letter, night_start, settle_letters, tonight
+from killmod.usecases.inbox import MINUTE, InboxNight, Letter, night_start, settle_letters
 from scrapers import discuz_x_posting as dzx
 from scrapers.base import ScrapeError
 
@@ -32,9 +32,9 @@ def read_night(
 ) -> InboxNight:
     """Read night ``night_no``'s actions from the judge's inbox; see the module."""
     roster = game.roster()
-    flow = flow_of(roster)
-    if not flow.night_options:
-        raise BadInput(f"{flow.name} 规则的夜晚没有行动，没有要读的站内短信。")
+    rules = rule_set_of(roster)
+    if not rules.night_options:
+        raise BadInput(f"{rules.NAME} 规则的夜晚没有行动，没有要读的站内短信。")
     tz = ZoneInfo(roster.timezone)
     start = since or night_start(game, night_no)
     if until <= start:
@@ -42,7 +42,10 @@ def read_night(
             f"截止时间 {until:%Y-%m-%d %H:%M} 不在本夜开始（{start:%Y-%m-%d %H:%M}）之后："
             "--until 写错了？"
         )
-    skills = tonight(game, night_no, flow.night_skills(state_for(game).state))
+    from killmod.usecases.night import night_rights
+
+    rights, _ = night_rights(game, rules.round_of_night(night_no))
+    skills = rules.night_skills(state_for(game).state, rights)
     with Board(board_url, options) as board:
         page = board.read(dzx.inbox_url(board.root))
         board.judge(page.html, roster, page.url)

@@ -41,16 +41,17 @@ def deal(
 ) -> None:
     """按规则发身份，每位玩家的站内短信写进私密文件夹。屏幕上不显示身份，私密文件夹只有你能读；
     --send 再以法官身份把每一条发到该玩家的 uid（确认后才发，中途失败可接着发）。"""
+    from killmod.commands.notices import notice_renderer
     from killmod.core.model import Roster
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
-    from killmod.usecases.deal import deal as deal_roles
+    from killmod.usecases.deal import deal as record_deal
     from killmod.usecases.deal import notice_stem, notices
 
     dealt: dict[int, str] = {}
 
     def hand_out(roster: Roster) -> Handout:
-        texts = notices(roster, templates)
+        texts = notices(roster, notice_renderer(templates))
         dealt.update(texts)
         handout = outputs.handout(
             "", {names[seat]: text for seat, text in texts.items()}, "站内短信（每位玩家一份）"
@@ -65,7 +66,7 @@ def deal(
         }
         outputs.refuse_taken(names.values())
         board = board_of(game, board_url) if send else None
-        deal_roles(game, seed, deliver=hand_out)
+        record_deal(game, seed, deliver=hand_out)
         if board:
             later = (
                 f"身份已经发好并记录，确认无误后用 killmod notices --send --board {board} "

@@ -136,7 +136,7 @@ def _post(game: Game, report: LurkerReport, fmt: str, templates: Path | None) ->
     from killmod.announce.views import lurkers_view
     from killmod.rules import rule_set
 
-    contact = getattr(rule_set(game.roster().rules), "LURKER_CONTACT", None)
+    contact = rule_set(game.roster().rules).LURKER_CONTACT
     text = render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report, contact))
     if report.recorded and report.recorded.winner:
         text += render_game_over(report.recorded.winner, game.roster(), templates)

@@ -1,7 +1,7 @@
-"""``killmod night``: record a night under the game's rule set and print the 尸体 post.
+"""``killmod night``: record a night under the game's rule set and print the dawn (尸体) post.
 
-1.2's night is the kill and the 检查官's veto (``killmod.usecases.night``); every other
-set's night is resolved by its flow from the options it has (``killmod.usecases.nights``).
+The options are the night's choices (``NightChoice``); the game's rule set says which it
+has and resolves them (``killmod.usecases.night``).
 """
 
 from __future__ import annotations
@@ -24,11 +24,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from killmod.core.model import GameOver
-    from killmod.flows.base import NightChoice
     from killmod.game.store import Event, Game
+    from killmod.rules.base import NightChoice
     from killmod.usecases.inbox import InboxNight
-    from killmod.usecases.night import Night
-    from killmod.usecases.nights import SetNight
+    from killmod.usecases.night import RecordedNight
 
 FORMATS = ("bbcode", "text", "json")
 
@@ -152,11 +151,13 @@ def night(
 ) -> None:
     """记录一夜的行动，打印尸体公告。公告只公布规则允许公布的；私下通知（警察的验人结果等）
     和本夜的结算过程写进私密文件夹。--from-pm 从法官的站内短信读取行动，核对确认后才记录。"""
+    from dataclasses import replace
+
     from killmod.core.errors import BadInput
-    from killmod.flows.base import NightChoice
     from killmod.game.store import Game
-    from killmod.rules import r12
-    from killmod.usecases.nights import parse_guards
+    from killmod.rules import rule_set_of
+    from killmod.rules.base import NightChoice
+    from killmod.usecases.night import check_night_choice, parse_guards
 
     if post_url and (fmt == "json" or outputs.print_secrets):
         raise BadInput(
@@ -166,6 +167,8 @@ def night(
         raise BadInput("--until、--since、--board 和 --early 只与 --from-pm 一起用。")
     choice = NightChoice(
         kill=kills[0] if kills else None,
+        extra_kills=kills[1:],
+        veto=vetoes,
         check=checks,
         butterfly=butterfly,
         snipe=snipe,
@@ -176,21 +179,15 @@ def night(
         guard=parse_guards(guards),
     )
     with Game.open(db_path) as game:
-        twelve = game.roster().rules == r12.NAME
-        if twelve:
-            others = (butterfly, snipe, inject, silence, pact, possess)
-            if checks or guards or any(option is not None for option in others) or round_no < 1:
-                raise BadInput("1.2 规则的夜晚从第 1 轮算起，只有 --kill、--veto 和 --at。")
-        else:
-            if vetoes or at_text is not None:
-                raise BadInput("--veto 和 --at 只用于 1.2 规则。")
-            if len(kills) > 1:
-                raise BadInput(f"{game.roster().rules} 规则的杀手每晚只杀一人：--kill 只能给一次。")
+        check_night_choice(rule_set_of(game.roster()), choice, round_no, at_text)
         if from_pm:
+            given = {k: v for k, v in choice.as_json().items() if k != "extra_kills"}
+            if vetoes:
+                given["veto"] = vetoes[0]
             read = _from_inbox(
                 game,
                 round_no,
-                {**choice.as_json(), **({"veto": vetoes[0]} if vetoes else {})},
+                given,
                 until_text=until_text,
                 since_text=since_text,
                 board_url=board_url,
@@ -201,15 +198,11 @@ def night(
             )
             if read is None:
                 return
-            choice = NightChoice.from_json(read)
-            kills = (read["kill"],) if "kill" in read and twelve and not kills else kills
-            vetoes = (read["veto"],) if "veto" in read and not vetoes else vetoes
-        if twelve:
-            _night_12(
-                game, round_no, kills, vetoes, at_text, replace_record, fmt, templates, speaker
+            from_letters = NightChoice.from_json(read)
+            choice = replace(
+                from_letters, extra_kills=choice.extra_kills, veto=choice.veto or from_letters.veto
             )
-        else:
-            _set_night(game, round_no, choice, replace_record, fmt, outputs, templates, speaker)
+        _night(game, round_no, choice, at_text, replace_record, fmt, outputs, templates, speaker)
         post_after(game, speaker, post_url, templates)
 
 
@@ -300,87 +293,51 @@ def _inbox_notes(reading: InboxNight) -> None:
         )
 
 
-def _night_12(
-    game: Game,
-    round_no: int,
-    kills: tuple[int, ...],
-    vetoes: tuple[int, ...],
-    at_text: str | None,
-    replace_record: bool,
-    fmt: str,
-    templates: Path | None,
-    speaker: Speaker,
-) -> None:
-    """1.2: the kill and the veto (as the night's penalties allow), camps only, the 诈尸
-    window: all of it public, printed before the night is committed; the penalties applied
-    are a note for the judge."""
-    from killmod.announce.render import render_public
-    from killmod.announce.views import night_view, record_view
-    from killmod.game.delivery import Handout
-    from killmod.usecases.night import night_json, record_night
-
-    def hand_out(done: Night) -> Handout:
-        # the penalties' kinds and choices for the judge, never the violator's camp
-        applied = [replace(penalty, camp=None) for penalty in done.penalties]
-        notes = (
-            [render_public("night.penalties.text.j2", templates, record_view(applied=applied))]
-            if applied
-            else []
-        )
-        if fmt == "json":
-            document = json.dumps(night_json(done), ensure_ascii=False, indent=1) + "\n"
-            return Handout(public=document, notes=notes)
-        public = render_public(f"night.{fmt}.j2", templates, night_view(done))
-        public = speaker.capture(public + _game_over(game, done.winner, templates))
-        return Handout(public=public, notes=notes)
-
-    record_night(
-        game,
-        round_no,
-        kills=kills,
-        vetoes=vetoes,
-        at_text=at_text,
-        replace=replace_record,
-        deliver=hand_out,
-    )
-
-
-def _set_night(
+def _night(
     game: Game,
     night_no: int,
     choice: NightChoice,
+    at_text: str | None,
     replace_record: bool,
     fmt: str,
     outputs: Outputs,
     templates: Path | None,
     speaker: Speaker,
 ) -> None:
-    """Every other set: the public dawn post (or its public JSON) on stdout; the police's
-    answers, the notices and the night's resolution in a private file — both written
-    before the night is committed."""
+    """The public dawn post (or its public JSON) on stdout; the police's answers, the
+    notices and the night's resolution in a private file — both written before the night
+    is committed; the penalties applied are a note for the judge."""
     from killmod.announce.render import render_private, render_public
-    from killmod.announce.views import dawn_document, dawn_view, night_secrets_view
+    from killmod.announce.views import dawn_view, night_secrets_view, record_view
     from killmod.game.delivery import Handout
-    from killmod.usecases.nights import record_set_night
+    from killmod.rules import rule_set_of
+    from killmod.usecases.night import record_night
 
     name = step_file(game, f"night{night_no}-private", "night", _night_number(night_no))
     outputs.refuse_taken([name])
 
-    def hand_out(done: SetNight) -> Handout:
+    def hand_out(done: RecordedNight) -> Handout:
         roster = game.roster()
         private = render_private("night.private.j2", templates, night_secrets_view(done, roster))
         if fmt == "json" and outputs.print_secrets:
-            return Handout(
-                public=json.dumps(done.play.document, ensure_ascii=False, indent=1) + "\n"
-            )
-        if fmt == "json":
-            public = json.dumps(dawn_document(done), ensure_ascii=False, indent=1) + "\n"
+            document = done.timed(done.play.document)
+            handout = Handout(public=json.dumps(document, ensure_ascii=False, indent=1) + "\n")
         else:
-            public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
-            public = speaker.capture(public + _game_over(game, done.winner, templates))
-        return outputs.handout(public, {name: private}, "私下通知和本夜的结算过程")
+            if fmt == "json":
+                document = done.public_document(rule_set_of(roster))
+                public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+            else:
+                public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
+                public = speaker.capture(public + _game_over(game, done.winner, templates))
+            handout = outputs.handout(public, {name: private}, "私下通知和本夜的结算过程")
+        # the penalties' kinds and choices for the judge, never the violator's camp
+        applied = [replace(penalty, camp=None) for penalty in done.penalties]
+        if applied:
+            view = record_view(applied=applied)
+            handout.notes.insert(0, render_public("night.penalties.text.j2", templates, view))
+        return handout
 
-    record_set_night(game, night_no, choice, replace=replace_record, deliver=hand_out)
+    record_night(game, night_no, choice, at_text=at_text, replace=replace_record, deliver=hand_out)
 
 
 def _night_number(night_no: int) -> Callable[[Event], bool]:

@@ -46,20 +46,18 @@ def rules(
     from killmod.announce.render import render_public
     from killmod.announce.views import rules_view
     from killmod.core.errors import BadInput
-    from killmod.flows import flow_for
+    from killmod.rules import rule_set
 
-    flow = flow_for(name, variants)
+    ruleset = rule_set(name, variants)
     if players is not None and code is not None:
         raise BadInput("--players 和 --code 只能给一个：版本号本身就说明了人数。")
     if code is not None:
-        rows = [flow.decode(code)]
+        rows = [ruleset.decode(code)]
     else:
-        rows = flow.table() if players is None else [flow.table_row(players)]
+        rows = ruleset.table() if players is None else [ruleset.table_row(players)]
     if fmt == "json":
         document = rows if players is None and code is None else rows[0]
         click.echo(json.dumps(document, ensure_ascii=False, indent=1))
         return
-    view = rules_view(
-        rows, flow.summary(players), code is not None, getattr(flow.rules, "LOSE_CONDITIONS", {})
-    )
+    view = rules_view(rows, ruleset.summary(players), code is not None, ruleset.LOSE_CONDITIONS)
     post(render_public("rules.text.j2", templates, view))

@@ -59,6 +59,7 @@ def sub(
     私密文件夹；--send 把它发给替补的 uid；--post 把公告回复到游戏帖。"""
     from killmod.announce.render import render_public
     from killmod.announce.views import substitution_view
+    from killmod.commands.notices import notice_renderer
     from killmod.core.errors import BadInput
     from killmod.core.model import Player
     from killmod.game.delivery import Handout
@@ -69,7 +70,11 @@ def sub(
     def hand_out(done: Substitution) -> Handout:
         public = render_public(f"sub.{fmt}.j2", templates, substitution_view(done))
         player = done.roster.seat(seat)
-        texts = {file_name: notices(done.roster, templates)[seat]} if player.role else {}
+        texts = (
+            {file_name: notices(done.roster, notice_renderer(templates))[seat]}
+            if player.role
+            else {}
+        )
         handout = outputs.handout(
             speaker.capture(public), texts, f"替补 {name} 的站内短信（{seat}号的身份）"
         )
@@ -92,7 +97,7 @@ def sub(
         substitute(game, seat, name, uid=uid, at_text=at_text, deliver=hand_out)
         post_after(game, speaker, post_url, templates)
         if board:
-            texts = current_notices(game, (seat,), templates)
+            texts = current_notices(game, (seat,), notice_renderer(templates))
             later = (
                 f"替补已经记录，确认无误后用 killmod notices --seat {seat} --send "
                 f"--board {board} --yes 发出"

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from killmod.rules.r10 import KnifeCount
+from typing import Any, Literal
 
 Precision = Literal["second", "minute", "hour", "day"]
 # How long after ``posted_at`` a post of each precision may really have been written: a
@@ -319,6 +316,79 @@ class Stage:
             defender=data.get("defender"),
             opened=datetime.fromisoformat(opened) if opened else None,
         )
+
+
+@dataclass(frozen=True)
+class KnifeCount:
+    """One knife phase counted: who knifed, who passed, the threshold and the result.
+
+    ``base`` is how many players the half is taken of — the living players
+    other than the defender; ``threshold`` the knives needed (more than half of
+    ``base``); ``silent`` the living players with no ballot (counted as 过 once
+    the phase closes); ``ignored`` the defender's own ballot, which never
+    counts. ``out`` is whether the knives already pass the threshold;
+    ``settled`` whether the result can no longer change (out, or too few
+    players left to reach it); ``needed`` the knives still missing.
+    """
+
+    defender: int
+    base: int
+    threshold: int
+    knives: tuple[int, ...]
+    passes: tuple[int, ...]
+    silent: tuple[int, ...]
+    ignored: tuple[int, ...]
+
+    @property
+    def out(self) -> bool:
+        """The defender is out: the knives are more than half of ``base``."""
+        return len(self.knives) >= self.threshold
+
+    @property
+    def needed(self) -> int:
+        """How many more knives the defender is from out (0 once out)."""
+        return max(0, self.threshold - len(self.knives))
+
+    @property
+    def settled(self) -> bool:
+        """The result cannot change: out, or the silent players cannot make up the rest."""
+        return self.out or len(self.knives) + len(self.silent) < self.threshold
+
+    @property
+    def verdict(self) -> str:
+        """The result once the phase closed, in the rule text's words (超过半数 or not).
+
+        A tally counts at the deadline: the silent players count as 过 by then.
+        """
+        if self.out:
+            return f"动刀已超过半数：{self.defender}号出局。"
+        return f"动刀未超过半数：{self.defender}号存活。"
+
+    @property
+    def text(self) -> str:
+        """The count as one Chinese line, for the judge's post."""
+        parts = [f"动刀 {len(self.knives)} 人", f"过 {len(self.passes)} 人"]
+        if self.silent:
+            parts.append(f"未表态 {len(self.silent)} 人（按过计）")
+        return (
+            f"{'，'.join(parts)}；除辩解者外存活 {self.base} 人，超过半数须至少 "
+            f"{self.threshold} 刀。{self.verdict}"
+        )
+
+    def as_json(self) -> dict:
+        """The count as JSON for a forum tally."""
+        return {
+            "defender": self.defender,
+            "base": self.base,
+            "threshold": self.threshold,
+            "knives": list(self.knives),
+            "passes": list(self.passes),
+            "silent": list(self.silent),
+            "ignored": list(self.ignored),
+            "out": self.out,
+            "settled": self.settled,
+            "needed": self.needed,
+        }
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ a recording of the wrong thread or deadline would put players out.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -18,20 +17,12 @@ from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, TallyResult
 from killmod.core.times import format_iso, local_text
 from killmod.game.state import day_goes_on, day_rounds
+from killmod.rules import TITLE_MARKS
 
 if TYPE_CHECKING:  # a count from a roster file checks its thread without a game file
     from killmod.fetch.thread import Thread
-    from killmod.flows.base import Flow
     from killmod.game.store import Game
-
-# How a vote thread's title names a rule set (after NFKC: full-width forms read as ASCII).
-_RULE_MARKS = {
-    "1.2": re.compile(r"(?<![\d.])1\.2(?![\d.])"),
-    "v4": re.compile(r"(?<![A-Za-z\d.])[Vv]4(?:\.0)?(?![\d.])|(?<![\d.])4\.0(?![\d.])"),
-    "x": re.compile(r"(?<![A-Za-z])[Xx]\s*游戏"),
-    "1.0": re.compile(r"(?<![\d.])1\.0(?![\d.])|初级游戏"),
-    "2.0": re.compile(r"(?<![\d.])2\.0(?![\d.])|花样玩法"),
-}
+    from killmod.rules.base import RuleSet
 
 
 def refuse_if_over(game: Game) -> None:
@@ -98,7 +89,7 @@ def expect_day(game: Game, round_no: int, *, replacing: bool) -> None:
     )
 
 
-def expect_night(game: Game, flow: Flow, night_no: int) -> int:
+def expect_night(game: Game, rules: RuleSet, night_no: int) -> int:
     """The next night: the night of the round after the latest recorded one, once that
     round's day is over; returns its round.
 
@@ -106,7 +97,7 @@ def expect_night(game: Game, flow: Flow, night_no: int) -> int:
     night (the judge settled that day by hand: ``killmod status`` notes it).  Recording a
     night again is for its own round (the caller checks it is the latest step).
     """
-    round_no = flow.round_of_night(night_no)
+    round_no = rules.round_of_night(night_no)
     nights = {event.round for event in game.events("night")}
     if round_no in nights:
         return round_no  # recorded already: the caller refuses it, or replaces it
@@ -120,11 +111,11 @@ def expect_night(game: Game, flow: Flow, night_no: int) -> int:
             f"第 {latest} 轮的白天还没有结束（还有投票，或平票还没有抽签），不能记录{name}："
             "先记录白天的结果（killmod status 说下一步做什么）。"
         )
-    first = flow.round_of_night(flow.first_night)
+    first = rules.round_of_night(rules.first_night)
     if round_no != max(latest + 1, first):
         expected = max(latest + 1, first)
         raise BadInput(
-            f"下一个要记录的夜晚是第 {expected - 1 + flow.night_base} 夜（第 {expected} 轮），"
+            f"下一个要记录的夜晚是第 {expected - 1 + rules.night_base} 夜（第 {expected} 轮），"
             f"不是{name}：夜晚不能跳过，也不能补记已经过去的轮次。"
         )
     return round_no
@@ -240,7 +231,7 @@ def thread_rules(title: str | None) -> str | None:
     if not title:
         return None
     text = unicodedata.normalize("NFKC", title)
-    named = [rules for rules, mark in _RULE_MARKS.items() if mark.search(text)]
+    named = [rules for rules, mark in TITLE_MARKS.items() if mark.search(text)]
     return named[0] if len(named) == 1 else None
 
 

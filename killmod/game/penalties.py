@@ -21,7 +21,7 @@ from typing import Literal
 from killmod.core.errors import BadInput
 from killmod.game.guards import refuse_if_over
 from killmod.game.store import Game
-from killmod.rules import r12
+from killmod.rules import r12, rule_set_of
 
 Kind = Literal["cancel", "extra"]
 
@@ -111,7 +111,7 @@ def record_penalty(
     with game.transaction(kind="penalty", round_no=round_no) as step:
         refuse_if_over(game)
         roster = game.roster()
-        if roster.rules != r12.NAME:
+        if not rule_set_of(roster).PENALTIES:
             raise BadInput(
                 f"killmod penalty 是 1.2 规则的处罚（取消特殊权利、增加特殊权力），"
                 f"本局是 {roster.rules} 规则"

@@ -2,8 +2,8 @@
 
 The game file keeps what the judge recorded — the deal, each night's choices,
 each day's votes, suicides, lotteries — as events. A rule set's state is its
-first state (``Flow.start``, from the players as set up) with those events
-replayed in order through the set's pure functions (``Flow.replay``). 1.2's
+first state (``RuleSet.start``, from the players as set up) with those events
+replayed in order through the set's pure functions (``RuleSet.replay``). 1.2's
 state is the roster the store derives from the same events.
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from killmod.core.model import GameOver, Roster, Stage
-from killmod.flows import flow_for
-from killmod.flows.base import Flow
+from killmod.rules import rule_set_of
+from killmod.rules.base import RuleSet
 
 if TYPE_CHECKING:  # a tally from a roster file opens no game file
     from killmod.game.store import Event, Game
@@ -34,16 +34,11 @@ def is_day_event(event: Event) -> bool:
 
 @dataclass(frozen=True)
 class GameState:
-    """The game now: its rule set's flow, the roster, and the set's own state."""
+    """The game now: its rule set's rules, the roster, and the set's own state."""
 
-    flow: Flow
+    rules: RuleSet
     roster: Roster
     state: Any
-
-
-def flow_of(roster: Roster) -> Flow:
-    """The flow of the roster's rule set (with its variants and version code)."""
-    return flow_for(roster.rules, roster.variants, roster.code)
 
 
 def state_for(
@@ -59,22 +54,22 @@ def state_for(
 def _replay(game: Game, without_tally: int | None, before: int | None) -> GameState:
     """The rule set's first state with the standing events replayed in order."""
     roster = game.roster(without_tally=without_tally)
-    flow = flow_of(roster)
-    if flow.state_is_roster:
-        return GameState(flow, roster, roster)
-    state = flow.start(game.initial_players())
+    rules = rule_set_of(roster)
+    if rules.state_is_roster:
+        return GameState(rules, roster, roster)
+    state = rules.start(game.initial_players())
     for event in game.events():
         if before is not None and event.id >= before:
             break
         if without_tally is None or event.data.get("tally_id") != without_tally:
-            state = flow.replay(state, event)
-    return GameState(flow, roster, state)
+            state = rules.replay(state, event)
+    return GameState(rules, roster, state)
 
 
 def verdict_for(game: Game) -> GameOver | None:
     """The end of the game by its rule set's win check, or None while it goes on."""
     current = state_for(game)
-    return current.flow.verdict(current.state)
+    return current.rules.verdict(current.state)
 
 
 # --- the round's day --------------------------------------------------------------------
@@ -92,7 +87,7 @@ def round_votes(game: Game, round_no: int, *, without_tally: int | None = None) 
 
 
 def next_stage(
-    flow: Flow, game: Game, round_no: int, *, without_tally: int | None = None
+    rules: RuleSet, game: Game, round_no: int, *, without_tally: int | None = None
 ) -> Stage | None:
     """The round's next vote: its first when none is recorded; None once the day is over.
 
@@ -101,7 +96,7 @@ def next_stage(
     """
     votes = round_votes(game, round_no, without_tally=without_tally)
     if not votes:
-        return flow.first_stage()
+        return rules.first_stage()
     drawn = [
         e
         for e in game.events("lottery_reveal")
@@ -112,10 +107,10 @@ def next_stage(
     return Stage.from_json(following) if following and not drawn else None
 
 
-def last_stage(flow: Flow, game: Game, round_no: int) -> Stage:
+def last_stage(rules: RuleSet, game: Game, round_no: int) -> Stage:
     """The stage of the round's last recorded vote (its first stage when none says)."""
     stages = [e.data["stage"] for e in round_votes(game, round_no) if "stage" in e.data]
-    return Stage.from_json(stages[-1]) if stages else flow.first_stage()
+    return Stage.from_json(stages[-1]) if stages else rules.first_stage()
 
 
 def day_rounds(game: Game) -> set[int]:
@@ -131,7 +126,7 @@ def day_goes_on(game: Game, round_no: int) -> bool:
     """Whether the round's day has votes recorded and another to come."""
     if not round_votes(game, round_no):
         return False
-    return next_stage(flow_of(game.roster()), game, round_no) is not None
+    return next_stage(rule_set_of(game.roster()), game, round_no) is not None
 
 
 def previous_game(game: Game) -> dict[str, Any] | None:

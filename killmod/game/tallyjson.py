@@ -8,7 +8,7 @@ result alone, with no template (and no Jinja2 imported for it).
 from __future__ import annotations
 
 from datetime import datetime
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from killmod.core.model import (
     Ballot,
@@ -22,21 +22,22 @@ from killmod.core.model import (
 )
 from killmod.core.times import format_iso
 
+if TYPE_CHECKING:
+    from killmod.rules.base import RuleSet
+
 SCHEMA = "killmod.tally/1"
 
 
-def revealed_camps(result: TallyResult, rules: ModuleType) -> dict[int, str | None]:
+def revealed_camps(result: TallyResult, rules: RuleSet) -> dict[int, str | None]:
     """The camps this tally announces: of the seat voted out and of the drowned (1.2 only)."""
-    from killmod.rules import announced_camp
-
     players = {player.seat: player for player in result.roster.players}
     revealed = {warning.seat for warning in result.warnings if warning.action == "out"}
     if result.outcome.kind == "eliminated":
         revealed.add(result.outcome.seat)
-    return {seat: announced_camp(rules, players[seat].role) for seat in revealed}
+    return {seat: rules.announced_camp(players[seat].role) for seat in revealed}
 
 
-def tally_json(result: TallyResult, rules: ModuleType) -> dict:
+def tally_json(result: TallyResult, rules: RuleSet) -> dict:
     """The ``killmod.tally/1`` document of README's “The JSON document” (plus ``verdicts``),
     whole: what the game file records, and what ``--print-secrets`` prints."""
     outcome: dict = {"kind": result.outcome.kind}

@@ -7,12 +7,15 @@ where the text leaves room are written in docs/rules/1.2.md.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
+from typing import Any
 
 from killmod.core.errors import BadInput
-from killmod.core.model import GameOver
+from killmod.core.model import GameOver, Player, Roster
+from killmod.rules.base import NightChoice, NightPlay, NightRights, NightSkill, OutPlay, RuleSet
 from killmod.rules.policy import JudgeOut, TallyPolicy
+from killmod.rules.shared import deal_cards
 
 NAME = "1.2"
 PLAYERS = 16
@@ -66,8 +69,6 @@ VOTE_RULES = {
     ),
 }
 
-# 五、身份公布: “杀手方人员公布为杀手；好人方人员公布为好人”: the camp of the out is announced.
-REVEAL_CAMP = True
 # 五: “游戏在法官宣布死亡开始后的24小时可以诈尸” (docs/rules/1.2.md, 诈尸: with the 即 clause).
 ZHASHI = timedelta(hours=24)
 
@@ -113,7 +114,7 @@ def warning_action(total: int, substitutes_left: int) -> str:
     return "substitute" if substitutes_left > 0 else "out"
 
 
-def win_check(players) -> str | None:
+def win_check(players: Iterable[Player]) -> str | None:
     """三、胜利条件: “好人方胜利条件: 投出所有杀手。杀手方胜利条件: 剩余4人至少有1杀手。”
 
     ``players`` are all the seats; returns 好人, 杀手 or None (the game goes on,
@@ -130,7 +131,7 @@ def win_check(players) -> str | None:
     return None
 
 
-def check_win(players) -> GameOver | None:
+def check_win(players: Iterable[Player]) -> GameOver | None:
     """``win_check`` with the condition met, as every rule set's check_win gives it."""
     winner = win_check(players)
     if winner is None:
@@ -167,10 +168,8 @@ def table() -> list[dict]:
 
 def deal(seats: Iterable[int], rng: random.Random) -> dict:
     """Roles by seat: the 16 cards shuffled with ``rng``."""
-    from killmod.rules.r10 import deal_roles  # shared dealing: 1.0 loads only when dealing
-
     order = sorted(set(seats))
-    return deal_roles(order, role_table(len(order)), rng)
+    return deal_cards(order, role_table(len(order)), rng)
 
 
 def summary(players: int | None = None) -> list[str]:
@@ -196,3 +195,224 @@ def summary(players: int | None = None) -> list[str]:
             f"检查官 {row['inspectors']} 人。"
         )
     return lines
+
+
+# ---------------------------------------------------------------- the night (权利行使轮)
+
+CAUSES = (("killed", "被杀"), ("vetoed", "被行使否决权"))
+
+
+def check_kills(kills: tuple[int, ...], rights: NightRights, round_no: int) -> None:
+    """“杀 手……每轮可杀一人”, none or two as the night's penalties say."""
+    if len(set(kills)) != len(kills):
+        raise BadInput("两次 --kill 是同一个座位")
+    if len(kills) <= rights.kills:
+        return
+    cancelled = rights.cancelled.get(KILLER)
+    if cancelled is not None and rights.kills == 0:
+        raise BadInput(f"第 {round_no} 轮夜晚杀手方的特殊权利已被取消：{cancelled}。这一夜不能杀人")
+    if rights.kills == 1:
+        raise BadInput(
+            f"杀手每轮只能杀一人，--kill 给了 {len(kills)} 次：只有对立阵营选择"
+            "「为对立阵营增加特殊权力一轮」的处罚（killmod penalty --kind extra）落在这一夜时，"
+            "杀手方才能多杀一人"
+        )
+    given = len(kills)
+    raise BadInput(f"第 {round_no} 轮夜晚杀手方最多杀 {rights.kills} 人，--kill 给了 {given} 次")
+
+
+def split_vetoes(vetoes: tuple[int, ...], rights: NightRights) -> tuple[int | None, int | None]:
+    """Which veto is the 检查官's one-time veto and which the 好人方's extra one.
+
+    Decision (docs/rules/1.2.md, 二.3–二.5): an extra veto is used before the
+    one-time veto, which the camp keeps for a later round.
+    """
+    if len(set(vetoes)) != len(vetoes):
+        raise BadInput("两次 --veto 是同一个座位")
+    extra = vetoes[-1] if vetoes and rights.extra_vetoes else None
+    own = [seat for seat in vetoes if seat != extra]
+    if len(own) > 1:
+        raise BadInput("检查官的否决权只有一次使用机会：--veto 只能给一次")
+    return (own[0] if own else None), extra
+
+
+def check_target(roster: Roster, seat: int, what: str) -> None:
+    """A chosen seat must exist and be alive."""
+    player = roster.seat(seat)
+    if player is None:
+        raise BadInput(f"没有 {seat} 号座位，不能{what}")
+    if not player.alive:
+        raise BadInput(f"{seat}号 {player.name} 已出局，不能{what}")
+
+
+def check_veto(roster: Roster, veto: int | None, rights: NightRights, round_no: int) -> None:
+    """“否决权只有一次使用机会”; a 检查官 who is out has no veto (when roles are known);
+    a cancelled 好人方 has none this night."""
+    if veto is None:
+        return
+    if not rights.veto:
+        why = rights.cancelled[opposing_camp(KILLER)]
+        raise BadInput(f"第 {round_no} 轮夜晚好人方的特殊权利已被取消：{why}。这一夜不能行使否决权")
+    if rights.veto_spent is not None:
+        spent_round, spent_seat = rights.veto_spent
+        raise BadInput(f"否决权只有一次使用机会：第 {spent_round} 轮已经对 {spent_seat}号 用过")
+    if all(player.role is not None for player in roster.players):
+        holders = [player for player in roster.players if player.role == VETO_ROLE]
+        if not any(player.alive for player in holders):
+            raise BadInput("检查官已出局，不能再行使否决权")
+
+
+def night_causes(
+    kills: tuple[int, ...], vetoes: tuple[int, ...]
+) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Who goes out and why: the killed seats, then the vetoed ones (one death per seat)."""
+    chosen = {"killed": kills, "vetoed": vetoes}
+    return tuple(
+        (seat, tuple(cause for cause, _ in CAUSES if seat in chosen[cause]))
+        for seat in dict.fromkeys((*kills, *vetoes))
+    )
+
+
+# ---------------------------------------------------------------- the rule set
+
+
+class R12Rules(RuleSet):
+    """“杀人游戏”标准化规则 1.2: its state is the roster the store derives; a tie goes to
+    the lottery; its night is the killers' kill and the 检查官's one-time veto."""
+
+    NAME = NAME
+    ROLES = tuple(ROLES)
+    POWERS = POWERS
+    TALLY_POLICY = TALLY_POLICY
+    VOTE_RULES = VOTE_RULES
+    JUDGE_OUTS = JUDGE_OUTS
+    # 五、身份公布: “杀手方人员公布为杀手；好人方人员公布为好人”: the camp of the out is announced.
+    REVEAL_CAMP = True
+    PENALTIES = PENALTIES
+    VETO_ROLE = VETO_ROLE
+    ZHASHI = ZHASHI
+    MIN_POSTS = MIN_POSTS
+    LURKER_CONTACT = LURKER_CONTACT
+    MAX_LEAVE_DAYS = MAX_LEAVE_DAYS
+    state_is_roster = True
+    lottery = True
+    night_options = frozenset({"kill", "extra_kills", "veto"})
+
+    def table(self) -> list[dict]:
+        """The one 16-player row."""
+        return table()
+
+    def table_row(self, players: int) -> dict:
+        """The row for ``players`` (16 only)."""
+        return table_row(players)
+
+    def summary(self, players: int | None = None) -> list[str]:
+        """The 1.2 rules in Chinese lines."""
+        return summary(players)
+
+    def deal(self, seats: Iterable[int], rng: random.Random) -> dict[int, str]:
+        """The 16 cards shuffled with ``rng``."""
+        return deal(seats, rng)
+
+    def camp(self, role: str | None) -> str | None:
+        """五、身份公布: 杀手 or 好人."""
+        return camp(role)
+
+    def warning_action(self, total: int, substitutes_left: int) -> str:
+        """“警告一次，二次换替补，无替补出局”."""
+        return warning_action(total, substitutes_left)
+
+    def start(self, players: Sequence[Player]) -> Any:
+        """Never replayed: the roster the store derives is the state (``state_is_roster``)."""
+        raise NotImplementedError("1.2 的状态就是名单，不需要重放")
+
+    def vote_out(self, state: Roster, seats: tuple[int, ...], round_no: int) -> OutPlay:
+        """The roster is updated by the recorded death itself."""
+        return OutPlay(state, seats)
+
+    def night_name(self, night_no: int) -> str:
+        """1.2 names a night by its round: ``第 2 轮的夜晚``."""
+        return f"第 {night_no} 轮的夜晚"
+
+    def night(
+        self,
+        state: Roster,
+        choice: NightChoice,
+        night_no: int,
+        rights: NightRights | None = None,
+    ) -> NightPlay:
+        """补充说明 一.3 权利行使轮: the killers' kill (“每轮可杀一人”) and the 检查官's veto
+        (“被行使权力的玩家直接宣布出局并按规则公布身份”), as the night's ``rights`` allow;
+        each death's camp is announced (五). ``state`` is the roster."""
+        rights = rights or NightRights()
+        kills = choice.kills
+        check_kills(kills, rights, night_no)
+        veto, extra_veto = split_vetoes(choice.veto, rights)
+        for seat in kills:
+            check_target(state, seat, "被杀")
+        for seat in choice.veto:
+            check_target(state, seat, "被行使否决权")
+        check_veto(state, veto, rights, night_no)
+        causes = night_causes(kills, choice.veto)
+        camps = tuple((seat, camp(state.seat(seat).role)) for seat, _ in causes)
+        shown = tuple((seat, side) for seat, side in camps if side)
+        document = {
+            "schema": "killmod.night/1",
+            "round": night_no,
+            "kill": kills[0] if kills else None,
+            "veto": veto,
+            **({"kills": list(kills)} if len(kills) > 1 else {}),
+            **({"extra_veto": extra_veto} if extra_veto is not None else {}),
+            "out": [seat for seat, _ in causes],
+            "camps": {str(seat): side for seat, side in shown},
+        }
+        record = {
+            "kill": kills[0] if kills else None,
+            "kills": list(kills),
+            "veto": veto,
+            "extra_veto": extra_veto,
+        }
+        out = tuple(seat for seat, _ in causes)
+        return NightPlay(state, out, document, shown=shown, causes=causes, record=record)
+
+    def dawn_document(self, night_no: int, play: NightPlay) -> dict[str, Any]:
+        """Everything of a 1.2 night is public: the choices, who is out, their camps."""
+        return dict(play.document)
+
+    def night_skills(
+        self, state: Roster, rights: NightRights | None = None
+    ) -> tuple[NightSkill, ...]:
+        """补充说明 一.3 “权利行使轮，特殊身份的玩家向法官提交杀人名单”: the living killers'
+        one list, and the living 检查官's veto (一次, 任意一轮); a camp whose power a
+        penalty cancels tonight has none, and the veto once used is gone for good.
+
+        Decision (docs/rules/1.2.md, “Night actions by 站内短信”): the rule text names one
+        list, not how killers who send different ones are settled; killmod takes the kill
+        only when every killer who named one named the same seat, else the judge decides.
+        """
+        rights = rights or NightRights()
+        living = state.living
+        killers = tuple(p.seat for p in living if p.role == KILLER and rights.kills)
+        vetoing = rights.veto and rights.veto_spent is None
+        veto = tuple(p.seat for p in living if p.role == VETO_ROLE and vetoing)
+        return (
+            NightSkill("kill", killers, "agree", "特殊身份的玩家向法官提交杀人名单"),
+            NightSkill("veto", veto),
+        )
+
+    def verdict(self, state: Roster) -> GameOver | None:
+        """三、胜利条件 over the roster's players."""
+        return check_win(state.players)
+
+    def judge_out(self, state: Roster, seat: int, reason: str) -> OutPlay:
+        """二.6 “一旦触犯上述规定，立判出局”: out, the camp announced as for any death (五)."""
+        if reason not in JUDGE_OUTS:
+            raise BadInput(f"1.2 规则没有「{reason}」这种出局。")
+        player = state.seat(seat)
+        if player is None:
+            raise BadInput(f"没有 {seat} 号座位。")
+        if not player.alive:
+            raise BadInput(f"{seat}号 {player.name} 已出局。")
+        side = camp(player.role)
+        shown = ((seat, side),) if side else ()
+        return OutPlay(state, (seat,), shown, (judge_out_post(seat, side),))

@@ -15,29 +15,36 @@ gesture) is X's: ``team_choice`` and ``feedback`` come from
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from killmod.core.errors import BadInput
+from killmod.core.model import GameOver, KnifeCount, Player, Stage
+from killmod.rules.base import Check, NightChoice, NightPlay, NightRights, NightSkill, OutPlay
 from killmod.rules.policy import JudgeOut, TallyPolicy
-from killmod.rules.r10 import (
+from killmod.rules.shared import (
     POINT,
-    KnifeCount,
+    PointingRules,
     PointStage,
     PointStep,
+    PoliceFeedback,
     SeatsState,
-    Verdict,
     check_deal,
     check_player_count,
     check_seat,
-    deal_roles,
+    deal_cards,
+    dealt_roles,
+    feedback,
     knife_count,
     knife_result_post,
+    out_at_start,
     pointing_step,
     seat_order,
+    team_choice,
+    with_document,
 )
-from killmod.rules.x import CIVILIAN, KILLER, POLICE, PoliceFeedback, feedback, team_choice
+from killmod.rules.x import CIVILIAN, KILLER, POLICE
 
 NAME = "2.0"
 ROLES = (POLICE, KILLER, CIVILIAN)
@@ -62,9 +69,6 @@ MAX_PLAYERS = 18
 
 # 3.k “按牌上数字为开始发言者顺时针方向指认”: everyone points; no self vote, no warning.
 TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
-# 注意事项 f) “游戏中严禁亮牌（除杀手自杀外）”: only the night's dead “翻牌判死亡” (3.w), and a
-# killer's suicide. Decision: a player out by the knife or by the judge shows no card.
-REVEAL_ON_OUT = False
 # The judge's own decisions (``killmod out``): m) “游戏中误睁眼的玩家需主动申请出局，如本人未
 # 主动要求，则裁判有权判其退出本轮游戏”; n) “任何时候裁判有权令违反规则者退出本轮游戏”;
 # e) “玩家（除平民外）在全部同伴同意下有权选择投降”.
@@ -100,7 +104,6 @@ __all__ = [
     "POINT",
     "POLICE",
     "POWERS",
-    "REVEAL_ON_OUT",
     "ROLES",
     "TALLY_POLICY",
     "VOTE_RULES",
@@ -110,9 +113,9 @@ __all__ = [
     "PointStage",
     "PointStep",
     "PoliceFeedback",
+    "R20Rules",
     "R20State",
     "SuicideResult",
-    "Verdict",
     "after_suicide",
     "camp",
     "check_win",
@@ -136,7 +139,6 @@ __all__ = [
     "table_row",
     "team_choice",
     "vote_out",
-    "warning_action",
 ]
 
 
@@ -178,20 +180,12 @@ def _check_role(role: str) -> None:
         raise BadInput(f"「{role}」不是 2.0 标准游戏的身份（可用：{'、'.join(ROLES)}）。")
 
 
-def warning_action(total: int, substitutes_left: int) -> str:
-    """2.0 sets no penalty for not pointing: a warning is only ever a warning.
-
-    The tally never calls this (``TALLY_POLICY.warn_non_voters`` is False).
-    """
-    return "warn"
-
-
 def deal(seats: Iterable[int], rng: random.Random) -> dict:
     """3.a “裁判将洗好的牌……给大家抽取”: roles by seat, shuffled with ``rng``."""
     order = sorted(set(seats))
     row = table_row(len(order))
     counts = {POLICE: row["police"], KILLER: row["killers"], CIVILIAN: row["civilians"]}
-    return deal_roles(order, counts, rng)
+    return deal_cards(order, counts, rng)
 
 
 # ---------------------------------------------------------------- game state
@@ -202,6 +196,7 @@ class R20State(SeatsState):
     """A 2.0 game: roles by seat and the dead in the order they died."""
 
     def check_role(self, role: str) -> None:
+        """Refuse a role 2.0 does not have."""
         _check_role(role)
 
 
@@ -294,14 +289,14 @@ def judge_out(state: R20State, seat: int, reason: str) -> DayResult:
     return DayResult(new, seat, False, (f"{seat}号{JUDGE_OUTS[reason].words}。",))
 
 
-def surrender_verdict(seat: int, side: str) -> Verdict:
+def surrender_verdict(seat: int, side: str) -> GameOver:
     """e) 投降: the side of ``seat`` (``GOOD_CAMP`` or ``KILLER_CAMP``) loses."""
     if side == KILLER_CAMP:
-        return Verdict(GOOD_CAMP, f"{seat}号代表杀手一方投降，杀手一方负。")
-    return Verdict(KILLER_CAMP, f"{seat}号代表警察一方投降，警察一方负。")
+        return GameOver(GOOD_CAMP, f"{seat}号代表杀手一方投降，杀手一方负。")
+    return GameOver(KILLER_CAMP, f"{seat}号代表警察一方投降，警察一方负。")
 
 
-def surrender(state: R20State, seat: int) -> Verdict:
+def surrender(state: R20State, seat: int) -> GameOver:
     """e) “玩家（除平民外）在全部同伴同意下有权选择投降”: the seat's side loses.
 
     Decision: a 警察 or a 杀手, alive, may surrender for his side; the judge
@@ -415,7 +410,7 @@ def resolve_night(state: R20State, kill: int, check: int | None = None) -> Night
 # ---------------------------------------------------------------- win, lose, draw
 
 
-def side_verdict(killers: int, police: int, civilians: int) -> Verdict | None:
+def side_verdict(killers: int, police: int, civilians: int) -> GameOver | None:
     """三游戏胜负判定方法 over the living counts; None while the game goes on.
 
     a) “杀手一方全部死亡，则警察一方获胜”; b) “警察一方全部死亡，则杀手一方获胜”;
@@ -425,17 +420,17 @@ def side_verdict(killers: int, police: int, civilians: int) -> Verdict | None:
     good_lost = police == 0 or civilians == 0
     if killers == 0 and good_lost:
         who = "警察" if police == 0 else "平民"
-        return Verdict(None, f"杀手与{who}同时全部出局，平局。")
+        return GameOver(None, f"杀手与{who}同时全部出局，平局。")
     if killers == 0:
-        return Verdict(GOOD_CAMP, "杀手全部出局，警察一方（及平民）获胜。")
+        return GameOver(GOOD_CAMP, "杀手全部出局，警察一方（及平民）获胜。")
     if police == 0:
-        return Verdict(KILLER_CAMP, "警察全部出局，杀手一方获胜。")
+        return GameOver(KILLER_CAMP, "警察全部出局，杀手一方获胜。")
     if civilians == 0:
-        return Verdict(KILLER_CAMP, "平民全部出局，杀手一方获胜。")
+        return GameOver(KILLER_CAMP, "平民全部出局，杀手一方获胜。")
     return None
 
 
-def check_win(state: R20State) -> Verdict | None:
+def check_win(state: R20State) -> GameOver | None:
     """The 2.0 win check after every death."""
     return side_verdict(
         len(state.holders(KILLER)), len(state.holders(POLICE)), len(state.holders(CIVILIAN))
@@ -471,3 +466,112 @@ def summary(players: int | None = None) -> list[str]:
             f"平民 {row['civilians']} 人。"
         )
     return lines
+
+
+# ---------------------------------------------------------------- the rule set
+
+# i) “无法统一意见时，裁判将遵循少数服从多数”.
+MAJORITY = "无法统一意见时，裁判将遵循少数服从多数"
+
+
+class R20Rules(PointingRules):
+    """标准游戏 2.0版: the knife's half is of the others; night kill and check; suicide."""
+
+    NAME = NAME
+    ROLES = ROLES
+    POWERS = POWERS
+    TALLY_POLICY = TALLY_POLICY
+    VOTE_RULES = VOTE_RULES
+    JUDGE_OUTS = JUDGE_OUTS
+
+    # 注意事项 f) “游戏中严禁亮牌（除杀手自杀外）”: only the night's dead “翻牌判死亡” (3.w), and a
+    # killer's suicide. Decision: a player out by the knife or by the judge shows no card.
+    REVEAL_CAMP = False
+    night_options = frozenset({"kill", "check"})
+    # 3.d–3.j: on the first night the killers, then the police, see each other.
+    teams = (frozenset({KILLER}), frozenset({POLICE}))
+    first_night = 2  # 3.d–3.j: the first night only shows the teams to each other
+
+    def table(self) -> list[dict]:
+        """Every row of the role table."""
+        return table()
+
+    def table_row(self, players: int) -> dict:
+        """The role table's row for ``players`` (12–18)."""
+        return table_row(players)
+
+    def summary(self, players: int | None = None) -> list[str]:
+        """The 2.0 rules in Chinese lines."""
+        return summary(players)
+
+    def deal(self, seats: Iterable[int], rng: random.Random) -> dict[int, str]:
+        """3.a: roles by seat, shuffled with ``rng``."""
+        return deal(seats, rng)
+
+    def camp(self, role: str | None) -> str | None:
+        """杀手 is its own side; 警察 and 平民 win together."""
+        return camp(role)
+
+    def start(self, players: Sequence[Player]) -> R20State:
+        """The dealt roles against the table."""
+        return replace(new_game(dealt_roles(players)), deaths=out_at_start(players))
+
+    def knife_post(self, count: KnifeCount) -> str:
+        """3.m: pointing again clockwise from the defender."""
+        return knife_post(count)
+
+    def night_skills(
+        self, state: R20State, rights: NightRights | None = None
+    ) -> tuple[NightSkill, ...]:
+        """3.q and 3.t: the killers kill, the police check, the dead among them too
+        (注意事项 l), ``night_team``), each team by majority (i))."""
+        return (
+            NightSkill("kill", night_team(state, KILLER), "majority", MAJORITY),
+            NightSkill("check", night_team(state, POLICE), "majority", MAJORITY),
+        )
+
+    def night(
+        self,
+        state: R20State,
+        choice: NightChoice,
+        night_no: int,
+        rights: NightRights | None = None,
+    ) -> NightPlay:
+        """3.p–3.w: the required kill, turned at dawn; the check answered by a gesture."""
+        result = resolve_night(state, choice.required_kill(), choice.single_check())
+        answer = result.feedback
+        checks = () if answer is None else (Check(answer.seat, answer.identity, answer.gesture),)
+        play = NightPlay(
+            result.state,
+            (result.victim,),
+            {},
+            shown=((result.victim, result.shown),),
+            posts=result.posts,
+            checks=checks,
+        )
+        return with_document(play, night_no)
+
+    def vote_out(self, state: R20State, seats: tuple[int, ...], round_no: int) -> OutPlay:
+        """3.n: out by the knife, no card shown (f)), 遗言 offered as the rule says."""
+        (seat,) = seats
+        result = vote_out(state, seat)
+        return OutPlay(result.state, seats, posts=result.posts)
+
+    def judge_out(self, state: R20State, seat: int, reason: str) -> OutPlay:
+        """m) 误睁眼, n) a broken rule: out, no card, no 遗言."""
+        result = judge_out(state, seat, reason)
+        return OutPlay(result.state, (seat,), posts=result.posts)
+
+    def surrender(self, state: R20State, seat: int) -> GameOver:
+        """e) 投降: the seat's side loses."""
+        return surrender(state, seat)
+
+    def suicide(self, state: R20State, seat: int, defending: bool) -> OutPlay:
+        """注意事项 g): in his own defence the night follows; before it, pointing restarts."""
+        result = suicide(state, seat, defending)
+        following = None if result.next == "night" else Stage("point")
+        return OutPlay(result.state, (seat,), ((seat, KILLER),), result.posts, following)
+
+    def verdict(self, state: R20State) -> GameOver | None:
+        """三游戏胜负判定方法."""
+        return check_win(state)

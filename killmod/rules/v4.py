@@ -9,12 +9,23 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from killmod.core.errors import BadInput
+from killmod.core.model import DayStep, GameOver, KnifeCount, Outcome, Player, Stage
+from killmod.rules.base import (
+    Check,
+    NightChoice,
+    NightPlay,
+    NightRights,
+    NightSkill,
+    OutPlay,
+    RuleSet,
+)
 from killmod.rules.policy import JudgeOut, TallyPolicy
-from killmod.rules.r10 import deal_roles
+from killmod.rules.shared import deal_cards, dealt_roles, out_at_start
 
 NAME = "v4"
 
@@ -73,8 +84,6 @@ CIVILIAN_CAMP = "平民阵营"
 
 # 游戏流程 13–14 (“讨论与投票开始”, “计票确定出局者”) sets no self vote and no warning.
 TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False)
-# 游戏流程 11 “判定出局，并通知准备遗言”; identities come out only at 16 “宣布胜利阵营并揭秘”.
-REVEAL_ON_OUT = False
 # No rule of V4.0 lets the judge put a player out or end the game (``killmod out``).
 JUDGE_OUTS: dict[str, JudgeOut] = {}
 # 【沉默】: a 癫狂 player's ballot is not counted (``counts_vote``); the rule text never
@@ -184,7 +193,7 @@ def deal(seats: Iterable[int], rng: random.Random) -> dict:
     """04.分发角色: roles by seat, the row's cards for the player count shuffled with ``rng``."""
     order = sorted(set(seats))
     table_row(len(order))
-    return deal_roles(order, ROLE_TABLE[len(order)].role_counts(), rng)
+    return deal_cards(order, ROLE_TABLE[len(order)].role_counts(), rng)
 
 
 def decode(code: str) -> dict:
@@ -238,15 +247,6 @@ def camp(role: str | None) -> str | None:
 
 def _camp_of(role: str) -> str:
     return KILLER_CAMP if role == KILLER else CIVILIAN_CAMP
-
-
-def warning_action(total: int, substitutes_left: int) -> str:
-    """V4.0 sets no penalty for not voting: a warning is only ever a warning.
-
-    The tally never calls this (``TALLY_POLICY.warn_non_voters`` is False); it
-    keeps the rule modules' interface whole.
-    """
-    return "warn"
 
 
 # ---------------------------------------------------------------- game state
@@ -428,7 +428,7 @@ JUDGE_STEP = 11  # 游戏流程 11 “判定出局”
 
 
 @dataclass(frozen=True)
-class Event:
+class NightLine:
     """One line of the night's explanation, for the judge's audit.
 
     ``step`` is the seed's flow step (8 夜晚1, 9 夜晚2, 10 夜晚3–4, 11 判定出局);
@@ -462,7 +462,7 @@ class NightResult:
     out: tuple[int, ...]
     dying: tuple[int, ...]
     police: PoliceCheck | None
-    events: tuple[Event, ...]
+    events: tuple[NightLine, ...]
 
 
 @dataclass(frozen=True)
@@ -475,10 +475,10 @@ class _Night:
     frenzy: frozenset[int]
     covered: int | None = None
     butterfly: int | None = None
-    events: tuple[Event, ...] = ()
+    events: tuple[NightLine, ...] = ()
 
     def log(self, step: int, code: str, seats: tuple[int, ...], text: str) -> _Night:
-        return replace(self, events=(*self.events, Event(step, code, seats, text)))
+        return replace(self, events=(*self.events, NightLine(step, code, seats, text)))
 
     def with_status(self, seat: int, status: str) -> _Night:
         return replace(self, status={**self.status, seat: status})
@@ -722,7 +722,7 @@ def night_json(result: NightResult, round_no: int) -> dict:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Ending:
     """The end of the game: the winning camp (None for a draw) and the conditions met."""
 
     winner: str | None
@@ -734,7 +734,7 @@ class Verdict:
         return self.winner is None
 
 
-def check_win(state: V4State) -> Verdict | None:
+def check_win(state: V4State) -> Ending | None:
     """胜负判定, checked after flow steps 11 and 14; None while the game goes on.
 
     “未曾达到判负条件且最先达到判胜条件的阵营将获得胜利。若有且只有一个阵营未达到
@@ -744,13 +744,13 @@ def check_win(state: V4State) -> Verdict | None:
     civilians_lost = _civilians_lost(state)
     killers_lost = _killers_lost(state)
     if civilians_lost and killers_lost:
-        return Verdict(None, (civilians_lost, killers_lost))
+        return Ending(None, (civilians_lost, killers_lost))
     if killers_lost:
-        return Verdict(CIVILIAN_CAMP, (killers_lost,))
+        return Ending(CIVILIAN_CAMP, (killers_lost,))
     if civilians_lost:
-        return Verdict(KILLER_CAMP, (civilians_lost,))
+        return Ending(KILLER_CAMP, (civilians_lost,))
     wins = _killers_win(state)
-    return Verdict(KILLER_CAMP, wins) if wins else None
+    return Ending(KILLER_CAMP, wins) if wins else None
 
 
 def _civilians_lost(state: V4State) -> str | None:
@@ -817,3 +817,144 @@ def summary(players: int | None = None) -> list[str]:
             f"（判负条件 {row.lose_condition}：{LOSE_CONDITIONS[row.lose_condition]}）。"
         )
     return lines
+
+
+# ---------------------------------------------------------------- the rule set
+
+
+class V4Rules(RuleSet):
+    """官方规则 S03 暨杀人游戏 V4.0: the four-step night, 癫狂 in the day vote, ties by lot
+    or re-vote.
+
+    Decision (docs/rules/v4.md, “In the commands”): a tie is settled as the judge
+    chooses — by lot (``killmod lottery``) or by a re-vote among the tied (the
+    round's next tally); the announcement offers both.
+    """
+
+    NAME = NAME
+    ROLES = ROLES
+    POWERS = POWERS
+    TALLY_POLICY = TALLY_POLICY
+    VOTE_RULES = VOTE_RULES
+    JUDGE_OUTS = JUDGE_OUTS
+
+    # 游戏流程 11 “判定出局，并通知准备遗言”; identities come out only at 16 “宣布胜利阵营并揭秘”.
+    REVEAL_CAMP = False
+    SILENCES_VOTERS = SILENCES_VOTERS
+    LOSE_CONDITIONS = LOSE_CONDITIONS
+    lottery = True
+    night_base = 0
+    first_night = 0
+    night_options = frozenset({"butterfly", "kill", "check", "snipe", "inject", "silence"})
+    teams = (frozenset({KILLER}), frozenset({POLICE}))
+
+    def table(self) -> list[dict]:
+        """Every row of 身份分配, 11–25 players."""
+        return table()
+
+    def table_row(self, players: int) -> dict:
+        """The 身份分配 row for ``players``, with its reference code."""
+        return table_row(players)
+
+    def summary(self, players: int | None = None) -> list[str]:
+        """The V4.0 rules in Chinese lines."""
+        return summary(players)
+
+    def decode(self, code: str) -> dict:
+        """版本号: the row of the code's player count, with the code's lose condition."""
+        return decode(code)
+
+    def deal(self, seats: Iterable[int], rng: random.Random) -> dict[int, str]:
+        """04.分发角色: roles by seat, shuffled with ``rng``."""
+        return deal(seats, rng)
+
+    def camp(self, role: str | None) -> str | None:
+        """杀手 is the 杀手阵营, every other role the 平民阵营."""
+        return camp(role)
+
+    def start(self, players: Sequence[Player]) -> V4State:
+        """The dealt roles against the version code (the row's reference code by default)."""
+        roles = dealt_roles(players)
+        code = self.code or table_row(len(roles))["code"]
+        return replace(new_game(roles, code), out=frozenset(out_at_start(players)))
+
+    def night(
+        self,
+        state: V4State,
+        choice: NightChoice,
+        night_no: int,
+        rights: NightRights | None = None,
+    ) -> NightPlay:
+        """游戏流程 08–11 over the state at nightfall."""
+        actions = NightActions(
+            butterfly=choice.butterfly,
+            kill=choice.kill,
+            check=choice.single_check(),
+            snipe=choice.snipe,
+            inject=choice.inject,
+            silence=choice.silence,
+        )
+        result = resolve_night(state, actions)
+        police = result.police
+        return NightPlay(
+            state=result.state,
+            out=result.out,
+            document=night_json(result, night_no),
+            checks=() if police is None else (Check(police.seat, police.camp),),
+            events=tuple(line.text for line in result.events),
+        )
+
+    def night_skills(
+        self, state: V4State, rights: NightRights | None = None
+    ) -> tuple[NightSkill, ...]:
+        """二、身份与技能: the living players of each role with a skill.
+
+        “所有存活状态的杀手可以共同选择一名角色……若杀手不共群，则由所有存活状态的杀手选出
+        一名杀手执行技能” (and the same of the 警察): one choice, the team's; killers who send
+        different ones have not chosen (docs/rules/v4.md, “Night actions by 站内短信”).
+        """
+        together = "共同选择；若不共群，则选出一名执行技能"
+        return (
+            NightSkill("butterfly", state.holders(BUTTERFLY)),
+            NightSkill("kill", state.holders(KILLER), "agree", together),
+            NightSkill("check", state.holders(POLICE), "agree", together),
+            NightSkill("snipe", state.holders(SNIPER)),
+            NightSkill("inject", state.holders(DOCTOR)),
+            NightSkill("silence", state.holders(OLD_MAN)),
+        )
+
+    def hidden_state(self, state: V4State) -> dict[str, Any]:
+        """【注射】's marks and the 癫狂 (【沉默】) of the coming day."""
+        hidden: dict[str, Any] = {}
+        if state.marks:
+            hidden["marks"] = sorted(seat for seat, marks in state.marks.items() if marks)
+        if state.frenzy:
+            hidden["frenzy"] = sorted(state.frenzy)
+        return hidden
+
+    def vote_out(self, state: V4State, seats: tuple[int, ...], round_no: int) -> OutPlay:
+        """游戏流程 14: the day of the vote is the round."""
+        (seat,) = seats
+        return OutPlay(vote_out(state, seat, round_no), seats)
+
+    def day(
+        self,
+        state: V4State,
+        stage: Stage,
+        outcome: Outcome,
+        round_no: int,
+        knife: KnifeCount | None,
+    ) -> DayStep:
+        """A tie offers a re-vote among the tied (or the lottery); else the default."""
+        if outcome.kind == "tie":
+            return DayStep(stage, next=Stage("revote", candidates=outcome.seats))
+        return super().day(state, stage, outcome, round_no, knife)
+
+    def silenced(self, state: V4State) -> frozenset[int]:
+        """The 癫狂 players (``counts_vote``): their posts carry no ballot today."""
+        return frozenset(seat for seat in state.living if not counts_vote(state, seat))
+
+    def verdict(self, state: V4State) -> GameOver | None:
+        """胜负判定, its conditions met joined in one reason."""
+        ending = check_win(state)
+        return None if ending is None else GameOver(ending.winner, "；".join(ending.reasons))

@@ -18,13 +18,31 @@ with its test.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from killmod.core.errors import BadInput
+from killmod.core.model import DayStep, GameOver, KnifeCount, Outcome, Player, Stage
 from killmod.rules import r20
-from killmod.rules.r10 import Verdict, check_deal, check_seat, deal_roles, seats_text
+from killmod.rules.base import (
+    Check,
+    NightChoice,
+    NightPlay,
+    NightRights,
+    NightSkill,
+    Notice,
+    OutPlay,
+)
+from killmod.rules.shared import (
+    check_deal,
+    check_seat,
+    deal_cards,
+    dealt_roles,
+    out_at_start,
+    seats_text,
+    with_document,
+)
 from killmod.rules.x import CIVILIAN, KILLER, POLICE
 
 NAME = "2.0"
@@ -188,7 +206,7 @@ def deal(seats: Iterable[int], variants: Iterable[str], rng: random.Random) -> d
     chosen = check_variants(variants)
     row = table_row(len(order), chosen)
     counts = {POLICE: row["police"], KILLER: row["killers"], CIVILIAN: row["civilians"]}
-    roles = deal_roles(order, counts | extra_roles(chosen), rng)
+    roles = deal_cards(order, counts | extra_roles(chosen), rng)
     if "ghost" in chosen:
         killers = [seat for seat in order if roles[seat] == KILLER]
         roles[rng.choice(killers)] = GHOST
@@ -214,11 +232,6 @@ def camp(role: str | None) -> str | None:
 def _check_role(role: str) -> None:
     if role not in ROLES:
         raise BadInput(f"「{role}」不是 2.0 花样玩法的身份（可用：{'、'.join(ROLES)}）。")
-
-
-def warning_action(total: int, substitutes_left: int) -> str:
-    """As 2.0: no penalty for not pointing (the tally never calls this)."""
-    return r20.warning_action(total, substitutes_left)
 
 
 # ---------------------------------------------------------------- game state
@@ -380,14 +393,6 @@ class Death:
     seat: int
     cause: Cause
     shown: str | None
-
-
-@dataclass(frozen=True)
-class Notice:
-    """A private message from the judge: ``to`` a seat, or to ``警察`` (the whole team)."""
-
-    to: int | str
-    text: str
 
 
 @dataclass(frozen=True)
@@ -881,7 +886,7 @@ def leave(
     return DayResult(new, (death,), (post,))
 
 
-def surrender(state: VariantState, seat: int) -> Verdict:
+def surrender(state: VariantState, seat: int) -> GameOver:
     """2.0 e) 投降, with the variants' sides: the seat's side loses.
 
     Decision: any living seat of the 匪 side (杀手, 鬼匪, 被附体匪, 匪神) or of the
@@ -899,7 +904,7 @@ def surrender(state: VariantState, seat: int) -> Verdict:
 # ---------------------------------------------------------------- win, lose, draw
 
 
-def check_win(state: VariantState) -> Verdict | None:
+def check_win(state: VariantState) -> GameOver | None:
     """细则 5A–D; None while the game goes on.
 
     A “匪全灭——包括被附体的匪，警察与民胜”; B “警察全灭或平民全灭——匪胜”; C “警方
@@ -964,3 +969,148 @@ def summary(variants: Iterable[str] = (), players: int | None = None) -> list[st
             f"平民 {row['civilians']} 人。"
         )
     return lines
+
+
+# ---------------------------------------------------------------- the rule set
+
+
+class VariantRules(r20.R20Rules):
+    """2.0 with its 花样玩法 (鬼匪, 毒药, 守护神, 警神/匪神): the variants' night and reveals."""
+
+    ROLES = ROLES
+    night_options = frozenset({"kill", "check", "pact", "possess", "guard"})
+    # 关于鬼匪: the 鬼匪 is one of the 匪帮, drawn after the gang is known.
+    teams = (frozenset({KILLER, GHOST}), frozenset({POLICE}))
+
+    def table(self) -> list[dict]:
+        """The 2.0 table with the variants' roles."""
+        return table(self.variants)
+
+    def table_row(self, players: int) -> dict:
+        """The 2.0 row with the variants' roles in civilians' places."""
+        return table_row(players, self.variants)
+
+    def summary(self, players: int | None = None) -> list[str]:
+        """2.0, then the variants' rules."""
+        return [*r20.summary(players), *summary(self.variants, players)]
+
+    def deal(self, seats: Iterable[int], rng: random.Random) -> dict[int, str]:
+        """The table with the variants' roles; the 鬼匪 drawn among the killers."""
+        return deal(seats, self.variants, rng)
+
+    def powers(self, role: str) -> tuple[str, ...]:
+        """2.0's powers with what the variants give or add."""
+        return powers(role, self.variants)
+
+    def camp(self, role: str | None) -> str | None:
+        """The side a role plays for, the variants' roles too."""
+        return camp(role)
+
+    def start(self, players: Sequence[Player]) -> VariantState:
+        """The dealt roles against the variants' table."""
+        state = new_game(dealt_roles(players), self.variants)
+        return replace(state, out=frozenset(out_at_start(players)))
+
+    def night_skills(
+        self, state: VariantState, rights: NightRights | None = None
+    ) -> tuple[NightSkill, ...]:
+        """2.0's teams (the 匪帮 with the 鬼匪 and the possessed), the 生死状 with the kill
+        (其他细微规则变化 2), the living 鬼匪's one 附体, and each guardian's own guard."""
+        gang = tuple(s for s in sorted(state.roles) if state.roles[s] in KILLER_SIDE)
+        police = tuple(s for s in sorted(state.roles) if state.roles[s] == POLICE)
+        ghost = tuple(
+            s
+            for s in sorted(state.roles)
+            if state.roles[s] == GHOST and state.alive(s) and not state.possession_used
+        )
+        return (
+            NightSkill("kill", gang, "majority", r20.MAJORITY),
+            NightSkill("pact", gang if POISON in state.roles.values() else (), "majority"),
+            NightSkill("possess", ghost),
+            NightSkill("check", police, "majority", r20.MAJORITY),
+            NightSkill("guard", state.active_guardians()),
+        )
+
+    def night(
+        self,
+        state: VariantState,
+        choice: NightChoice,
+        night_no: int,
+        rights: NightRights | None = None,
+    ) -> NightPlay:
+        """Guards, the kill (with the 生死状), the possession, the checks, then 渎职."""
+        actions = NightActions(
+            kill=choice.required_kill(),
+            pact=choice.pact,
+            possess=choice.possess,
+            checks=choice.check,
+            guards=dict(choice.guard),
+        )
+        result = resolve_night(state, actions)
+        play = NightPlay(
+            result.state,
+            tuple(death.seat for death in result.deaths),
+            {},
+            shown=tuple((d.seat, d.shown) for d in result.deaths if d.shown is not None),
+            posts=result.posts,
+            checks=tuple(Check(c.seat, c.identity) for c in result.checks),
+            notices=result.notices,
+            events=result.events,
+        )
+        return with_document(play, night_no)
+
+    def hidden_state(self, state: VariantState) -> dict[str, Any]:
+        """A 鬼匪's possession used, and the guards in force."""
+        hidden: dict[str, Any] = {}
+        if state.possession_used:
+            hidden["possession_used"] = True
+        if state.guards:
+            hidden["guards"] = dict(sorted(state.guards.items()))
+        return hidden
+
+    def vote_out(self, state: VariantState, seats: tuple[int, ...], round_no: int) -> OutPlay:
+        """The vote with the guards in force: a guardian may die in the voted one's place."""
+        result = vote_out(state, seats)
+        shown = tuple((d.seat, d.shown) for d in result.deaths if d.shown is not None)
+        return OutPlay(result.state, tuple(d.seat for d in result.deaths), shown, result.posts)
+
+    def day(
+        self,
+        state: VariantState,
+        stage: Stage,
+        outcome: Outcome,
+        round_no: int,
+        knife: KnifeCount | None,
+    ) -> DayStep:
+        """2.0's day, and 守护 4: the guardian and the guarded tied at the top both die."""
+        if knife is None and outcome.kind == "tie":
+            pair = double_kill(state, outcome.seats)
+            if pair is not None:
+                posts = (double_kill_post(pair),)
+                return self.out_step(state, stage, pair, round_no, posts=posts)
+        return super().day(state, stage, outcome, round_no, knife)
+
+    def judge_out(self, state: VariantState, seat: int, reason: str) -> OutPlay:
+        """2.0's decisions; the card shows as the variants show a death outside the vote."""
+        rule = self.JUDGE_OUTS.get(reason)
+        if rule is None or rule.surrender:
+            raise BadInput(f"2.0 花样玩法没有「{reason}」这种出局。")
+        result = leave(state, seat, "judged", how=rule.words)
+        shown = tuple((d.seat, d.shown) for d in result.deaths if d.shown is not None)
+        return OutPlay(result.state, (seat,), shown, result.posts)
+
+    def surrender(self, state: VariantState, seat: int) -> GameOver:
+        """2.0 e) 投降 with the variants' sides."""
+        return surrender(state, seat)
+
+    def verdict(self, state: VariantState) -> GameOver | None:
+        """细则 5A–D: the 鬼匪 and the possessed count with the 匪; a disabled 警神 as 平民."""
+        return check_win(state)
+
+    def suicide(self, state: VariantState, seat: int, defending: bool) -> OutPlay:
+        """A 匪's suicide, shown as 鬼匪 5 says; what follows is 2.0's."""
+        result = leave(state, seat, "suicide")
+        following = None if defending else Stage("point")
+        posts = (*result.posts, r20.after_suicide(seat, defending))
+        shown = tuple((d.seat, d.shown) for d in result.deaths if d.shown is not None)
+        return OutPlay(result.state, (seat,), shown, posts, following)

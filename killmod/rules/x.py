@@ -5,29 +5,41 @@ through an injected ``random.Random``. Each function cites the sentence of the
 rule text it implements; decisions where the text leaves room are written in
 docs/rules/x.md, each with the test that holds it.
 
-``team_choice`` and ``feedback`` are also used by 2.0 (``killmod.rules.r20``),
-whose night works the same way.
+The night's team choice and the police's answer are shared with 2.0
+(``killmod.rules.shared``).
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from killmod.core.errors import BadInput
-from killmod.core.model import Outcome
+from killmod.core.model import DayStep, GameOver, KnifeCount, Outcome, Player, Stage
 from killmod.core.names import fold
+from killmod.rules.base import (
+    Check,
+    NightChoice,
+    NightPlay,
+    NightRights,
+    NightSkill,
+    OutPlay,
+    RuleSet,
+)
 from killmod.rules.policy import JudgeOut, TallyPolicy
-from killmod.rules.r10 import (
+from killmod.rules.shared import (
+    PoliceFeedback,
     SeatsState,
-    Verdict,
     check_deal,
     check_player_count,
-    deal_roles,
+    deal_cards,
+    dealt_roles,
+    feedback,
+    out_at_start,
     seats_text,
+    with_document,
 )
 
 NAME = "x"
@@ -62,8 +74,6 @@ MAX_PLAYERS = 16
 # first ballot stands; 注意事项 11) “不得跟票或补票。跟票或补票将被记为无效票”: a later one is
 # ``repeat_ballot``.
 TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False, ballots="first")
-# 注意事项 6) “游戏中严禁亮牌”; 3.16 the dead leave after 遗言 without showing a card.
-REVEAL_ON_OUT = False
 
 # The rule text's own words on the day vote, for the vote thread's opening post (killmod
 # open): 3.18、3.19、4.5、注意事项 11 and the judge's phrase 13 (docs/rules/x.md, “The
@@ -89,9 +99,6 @@ JUDGE_OUTS = {
     "removed": JudgeOut("违反规则，由裁判判其出局"),
     "surrender": JudgeOut("投降", surrender=True),
 }
-
-# 专业术语 / 入门技巧 1): “裁判给了杀手的手势（同时可模仿裁判手势竖起右手拇指配合发言）”.
-KILLER_GESTURE = "竖起右手拇指"
 
 
 def police_count(players: int) -> int:
@@ -132,69 +139,12 @@ def _check_role(role: str) -> None:
         raise BadInput(f"「{role}」不是 X 游戏的身份（可用：{'、'.join(ROLES)}）。")
 
 
-def warning_action(total: int, substitutes_left: int) -> str:
-    """X sets no penalty for not voting: a warning is only ever a warning.
-
-    The tally never calls this (``TALLY_POLICY.warn_non_voters`` is False).
-    """
-    return "warn"
-
-
 def deal(seats: Iterable[int], rng: random.Random) -> dict:
     """3.1 “裁判将洗好的12张牌……交大家抽取”: roles by seat, shuffled with ``rng``."""
     order = sorted(set(seats))
     row = table_row(len(order))
     counts = {POLICE: row["police"], KILLER: row["killers"], CIVILIAN: row["civilians"]}
-    return deal_roles(order, counts, rng)
-
-
-# ---------------------------------------------------------------- shared night helpers
-
-
-def team_choice(opinions: Mapping[int, int | None], team: Collection[int]) -> int:
-    """The team's one target from its members' ``opinions`` (None = no opinion).
-
-    3.6 “如果意见无法完全统一，则由裁判取其中多数人的意见（不给任何意见者将被裁判
-    视为同意其他人的意见）”; 注意事项 7) “杀人或验人或自杀时要少数服从多数”.
-    Decision: a tie at the top is no majority: ``BadInput`` asking the team to
-    agree. Opinions from outside ``team`` are a ``BadInput``.
-    """
-    members = set(team)
-    strangers = sorted(set(opinions) - members)
-    if strangers:
-        raise BadInput(f"{seats_text(strangers)}不在本方，不能提交意见。")
-    counts = Counter(target for target in opinions.values() if target is not None)
-    if not counts:
-        raise BadInput("没有人给出意见，请本方给出目标。")
-    ranked = counts.most_common()
-    top = [target for target, n in ranked if n == ranked[0][1]]
-    if len(top) > 1:
-        tied = seats_text(sorted(top))
-        raise BadInput(f"意见平票（{tied}各 {ranked[0][1]} 人），请本方统一意见。")
-    return top[0]
-
-
-@dataclass(frozen=True)
-class PoliceFeedback:
-    """The judge's answer to the police: the checked seat, what it is, the private text."""
-
-    seat: int
-    identity: str
-    gesture: str | None
-    text: str
-
-
-def feedback(seat: int, identity: str) -> PoliceFeedback:
-    """3.11 “由裁判给出相应的手势……来告知警察被指认人的准确身份” as a private text.
-
-    Only the killer's gesture is written in the rule text (竖起右手拇指); the
-    others are told in words.
-    """
-    gesture = KILLER_GESTURE if identity == KILLER else None
-    text = f"请看裁判手势：{seat}号的身份是{identity}。"
-    if gesture:
-        text = f"请看裁判手势（{gesture}）：{seat}号的身份是{identity}。"
-    return PoliceFeedback(seat, identity, gesture, text)
+    return deal_cards(order, counts, rng)
 
 
 # ---------------------------------------------------------------- game state
@@ -205,6 +155,7 @@ class XState(SeatsState):
     """An X game: roles by seat and the dead in the order they died."""
 
     def check_role(self, role: str) -> None:
+        """Refuse a role X does not have."""
         _check_role(role)
 
     @property
@@ -443,7 +394,7 @@ def judge_out(state: XState, seat: int, reason: str) -> DayResult:
     return DayResult(new, seat, words is not None, (head, words or f"{seat}号没有遗言。"))
 
 
-def surrender(state: XState, seat: int) -> Verdict:
+def surrender(state: XState, seat: int) -> GameOver:
     """注意事项 5) and 术语 25: a 警察 or 杀手 left alone gives up; his side loses.
 
     “玩家（平民除外）有权选择投降，但己方尚有同伴活着的时候严禁投降”; “投降：游戏中特殊身份者
@@ -457,14 +408,14 @@ def surrender(state: XState, seat: int) -> Verdict:
     if partners:
         raise BadInput(f"{seat} 号的同伴 {seats_text(partners)}还活着：己方尚有同伴活着时严禁投降")
     if role == KILLER:
-        return Verdict(GOOD_CAMP, f"{seat}号（杀手）投降，杀手一方自动为输。")
-    return Verdict(KILLER_CAMP, f"{seat}号（警察）投降，警察一方自动为输。")
+        return GameOver(GOOD_CAMP, f"{seat}号（杀手）投降，杀手一方自动为输。")
+    return GameOver(KILLER_CAMP, f"{seat}号（警察）投降，警察一方自动为输。")
 
 
 # ---------------------------------------------------------------- win, lose, draw
 
 
-def check_win(state: XState) -> Verdict | None:
+def check_win(state: XState) -> GameOver | None:
     """4．游戏胜负判定方法; None while the game goes on.
 
     1) “杀手一方全部死去，则警察一方获胜”; 2) “警察一方全部死去，则杀手一方获胜”;
@@ -474,13 +425,13 @@ def check_win(state: XState) -> Verdict | None:
     """
     police, killers = state.holders(POLICE), state.holders(KILLER)
     if not state.holders(CIVILIAN):
-        return Verdict(None, "平民全部出局，平局。")
+        return GameOver(None, "平民全部出局，平局。")
     if not killers and not police:
-        return Verdict(None, "警察与杀手同时全部出局，平局。")
+        return GameOver(None, "警察与杀手同时全部出局，平局。")
     if not killers:
-        return Verdict(GOOD_CAMP, "杀手全部出局，警察一方（及平民）获胜。")
+        return GameOver(GOOD_CAMP, "杀手全部出局，警察一方（及平民）获胜。")
     if not police:
-        return Verdict(KILLER_CAMP, "警察全部出局，杀手一方获胜。")
+        return GameOver(KILLER_CAMP, "警察全部出局，杀手一方获胜。")
     return None
 
 
@@ -507,3 +458,122 @@ def summary(players: int | None = None) -> list[str]:
             f"平民 {row['civilians']} 人；前 {row['last_words']} 个死者有遗言。"
         )
     return lines
+
+
+# ---------------------------------------------------------------- the rule set
+
+# 3.6 “如果意见无法完全统一，则由裁判取其中多数人的意见”.
+MAJORITY = "如果意见无法完全统一，则由裁判取其中多数人的意见"
+
+
+class XRules(RuleSet):
+    """标准游戏规则（X游戏）: night kill and check, 遗言 for the first deaths, the staged ties.
+
+    Decision (docs/rules/x.md, “In the commands”): each vote of a tie's procedure
+    is one recorded tally of the round; the stage it reached is kept in the game
+    file with it.
+    """
+
+    NAME = NAME
+    ROLES = ROLES
+    POWERS = POWERS
+    TALLY_POLICY = TALLY_POLICY
+    VOTE_RULES = VOTE_RULES
+    JUDGE_OUTS = JUDGE_OUTS
+
+    # 注意事项 6) “游戏中严禁亮牌”; 3.16 the dead leave after 遗言 without showing a card.
+    REVEAL_CAMP = False
+    night_options = frozenset({"kill", "check"})
+    teams = (frozenset({KILLER}), frozenset({POLICE}))
+
+    def table(self) -> list[dict]:
+        """Every row of the role table."""
+        return table()
+
+    def table_row(self, players: int) -> dict:
+        """The role table's row for ``players`` (8–16)."""
+        return table_row(players)
+
+    def summary(self, players: int | None = None) -> list[str]:
+        """The X rules in Chinese lines."""
+        return summary(players)
+
+    def deal(self, seats: Iterable[int], rng: random.Random) -> dict[int, str]:
+        """3.1: roles by seat, shuffled with ``rng``."""
+        return deal(seats, rng)
+
+    def camp(self, role: str | None) -> str | None:
+        """杀手 is its own side; 警察 and 平民 win together."""
+        return camp(role)
+
+    def start(self, players: Sequence[Player]) -> XState:
+        """The dealt roles against the table."""
+        return replace(new_game(dealt_roles(players)), deaths=out_at_start(players))
+
+    def night(
+        self,
+        state: XState,
+        choice: NightChoice,
+        night_no: int,
+        rights: NightRights | None = None,
+    ) -> NightPlay:
+        """3.3–3.16: the required kill and the police's check, answered by a gesture."""
+        result = resolve_night(state, choice.required_kill(), choice.single_check())
+        answer = result.feedback
+        checks = () if answer is None else (Check(answer.seat, answer.identity, answer.gesture),)
+        play = NightPlay(result.state, (result.victim,), {}, posts=result.posts, checks=checks)
+        return with_document(play, night_no)
+
+    def night_skills(
+        self, state: XState, rights: NightRights | None = None
+    ) -> tuple[NightSkill, ...]:
+        """3.6 and 3.11: the living killers kill, the living police check, each team as
+        one by majority (``team_choice``)."""
+        return (
+            NightSkill("kill", state.holders(KILLER), "majority", MAJORITY),
+            NightSkill("check", state.holders(POLICE), "majority", MAJORITY),
+        )
+
+    def check_first_kill(self, victim: str, previous: dict[str, Any] | None) -> None:
+        """注意事项 8): not the previous X game's first victim (by forum name)."""
+        if previous is not None and previous.get("rules") == NAME:
+            check_first_kill(victim, previous.get("first_victim"))
+
+    def vote_out(self, state: XState, seats: tuple[int, ...], round_no: int) -> OutPlay:
+        """3.19: out after 遗言 while they last."""
+        (seat,) = seats
+        result = vote_out(state, seat)
+        return OutPlay(result.state, seats, posts=result.posts)
+
+    def judge_out(self, state: XState, seat: int, reason: str) -> OutPlay:
+        """认匪, 误睁眼, a broken rule: out as by the vote, 遗言 while they last, no card."""
+        result = judge_out(state, seat, reason)
+        return OutPlay(result.state, (seat,), posts=result.posts)
+
+    def surrender(self, state: XState, seat: int) -> GameOver:
+        """注意事项 5) 投降: the last 警察 or 杀手 gives up; his side loses."""
+        return surrender(state, seat)
+
+    def day(
+        self,
+        state: XState,
+        stage: Stage,
+        outcome: Outcome,
+        round_no: int,
+        knife: KnifeCount | None,
+    ) -> DayStep:
+        """4.5) ``tie_stage`` over the round's votes: out, the next re-vote, or a draw."""
+        step = tie_stage(TieStage(stage.kind, stage.candidates), outcome)
+        if step.out is not None:
+            return self.out_step(state, stage, (step.out,), round_no)
+        following = step.stage
+        return DayStep(
+            stage,
+            next=None if following is None else Stage(following.kind, following.tied),
+            posts=step.posts,
+            over=GameOver(None, step.posts[-1]) if step.draw else None,
+        )
+
+    def verdict(self, state: XState) -> GameOver | None:
+        """4．游戏胜负判定方法."""
+        return check_win(state)

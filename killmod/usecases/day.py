@@ -19,19 +19,19 @@ from killmod.ballots.votes import POINT, BallotReader, KnifeReader
 from killmod.core.errors import BadInput
 from killmod.core.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
 from killmod.core.times import format_iso
-from killmod.game.state import flow_of, last_stage, next_stage, round_votes, state_for
+from killmod.game.state import last_stage, next_stage, round_votes, rule_set_of, state_for
 
 if TYPE_CHECKING:  # a tally from a roster file loads no game file, no 1.0 rules
-    from killmod.flows.base import Flow, OutPlay
+    from killmod.core.model import KnifeCount
     from killmod.game.store import Delivery, Game
-    from killmod.rules.r10 import KnifeCount
+    from killmod.rules.base import OutPlay, RuleSet
 
 PHASES = {"vote": "投票", "point": "指认", "knife": "动刀"}
 
 
 @dataclass(frozen=True)
 class DayPlan:
-    """The vote a tally counts: the rule set's flow, the stage, and the game's state.
+    """The vote a tally counts: the rule set's rules, the stage, and the game's state.
 
     ``state`` is None when there is none to go on (a roster file, or a finished
     day counted again without recording): the count then says nothing of what
@@ -39,14 +39,14 @@ class DayPlan:
     leave by seat (of the seat's current holder).
     """
 
-    flow: Flow
+    rules: RuleSet
     stage: Stage
     state: Any = None
     leave: Mapping[int, frozenset[date]] = field(default_factory=dict)
 
     def scope(self) -> Scope:
         """Who has no ballot, whom the vote may name, since when it runs, who is on leave."""
-        silenced = self.flow.silenced(self.state) if self.state is not None else frozenset()
+        silenced = self.rules.silenced(self.state) if self.state is not None else frozenset()
         return Scope(silenced, frozenset(self.stage.candidates), self.stage.opened, self.leave)
 
     def reader(self, roster: Roster) -> BallotReader | KnifeReader:
@@ -68,14 +68,14 @@ class DayPlan:
             return (
                 result if knife is None else replace(result, day=DayStep(self.stage, knife=knife))
             )
-        step = self.flow.day(self.state, self.stage, result.outcome, result.round, knife)
+        step = self.rules.day(self.state, self.stage, result.outcome, result.round, knife)
         if step.next is not None:
             step = replace(step, next=replace(step.next, opened=result.deadline))
         return replace(result, day=step)
 
     def _knife(self, result: TallyResult) -> KnifeCount:
         """动刀 ballots (a vote on the defender) and 过 (an abstain) against the threshold."""
-        from killmod.rules.r10 import KNIFE, PASS
+        from killmod.rules.shared import KNIFE, PASS
 
         ballots = {
             b.seat: KNIFE if b.kind == "vote" else PASS
@@ -83,7 +83,7 @@ class DayPlan:
             if b.kind in ("vote", "abstain")
         }
         living = [ballot.seat for ballot in result.ballots]
-        return self.flow.count_knives(ballots, living, self.stage.defender)
+        return self.rules.count_knives(ballots, living, self.stage.defender)
 
 
 def _knife_outcome(knife: KnifeCount) -> Outcome:
@@ -110,24 +110,24 @@ def plan_day(
     existing = game.tally_record(round_no) if replacing else None
     without = existing["id"] if existing else None
     current = state_for(game, without_tally=without)
-    stage = next_stage(current.flow, game, round_no, without_tally=without)
+    stage = next_stage(current.rules, game, round_no, without_tally=without)
     if stage is None:
         if recording:
-            _refuse_if_decided(game, current.flow, round_no)
+            _refuse_if_decided(game, current.rules, round_no)
             row = game.tally_record(round_no)
             recorded_at = row["recorded_at"] if row else None
             raise already_recorded(f"第 {round_no} 轮的投票", recorded_at, game.roster().timezone)
-        return _checked(DayPlan(current.flow, last_stage(current.flow, game, round_no)), phase)
+        return _checked(DayPlan(current.rules, last_stage(current.rules, game, round_no)), phase)
     leave = leave_days(game, current.roster)
-    return _checked(DayPlan(current.flow, stage, current.state, leave), phase)
+    return _checked(DayPlan(current.rules, stage, current.state, leave), phase)
 
 
-def _refuse_if_decided(game: Game, flow: Flow, round_no: int) -> None:
+def _refuse_if_decided(game: Game, rules: RuleSet, round_no: int) -> None:
     """A day the judge's decision took the place of the vote (X 认匪) has no vote to record."""
     votes = round_votes(game, round_no)
     if votes and votes[-1].kind == "out" and votes[-1].data.get("ends_day"):
         decision = votes[-1]
-        words = flow.judge_outs[decision.data["reason"]].words
+        words = rules.JUDGE_OUTS[decision.data["reason"]].words
         raise BadInput(
             f"第 {round_no} 轮的白天已由法官判定结束（{decision.seat}号{words}，不用投票出局），"
             "没有投票要记录。"
@@ -150,8 +150,8 @@ def roster_plan(roster: Roster, phase: str | None) -> DayPlan:
     """A vote counted from a roster file: the day's first vote, no state to go on."""
     if phase == "knife":
         raise BadInput("动刀阶段要用游戏文件（--db）：辩解者来自已记录的指认结果。")
-    flow = flow_of(roster)
-    return _checked(DayPlan(flow, flow.first_stage()), phase)
+    rules = rule_set_of(roster)
+    return _checked(DayPlan(rules, rules.first_stage()), phase)
 
 
 def _checked(plan: DayPlan, phase: str | None) -> DayPlan:
@@ -160,7 +160,7 @@ def _checked(plan: DayPlan, phase: str | None) -> DayPlan:
     if phase is None or phase == stage.phase:
         return plan
     if stage.phase == "vote":
-        raise BadInput(f"{plan.flow.name} 规则的白天只有投票，没有指认和动刀阶段：不用 --phase。")
+        raise BadInput(f"{plan.rules.NAME} 规则的白天只有投票，没有指认和动刀阶段：不用 --phase。")
     now = f"{PHASES[stage.phase]}阶段"
     if stage.defender is not None:
         now += f"（辩解者 {stage.defender}号）"
@@ -207,11 +207,11 @@ def record_suicide(
         round_no = today
         step.describe(f"第 {round_no} 轮 {seat}号 亮牌自杀", round_no=round_no)
         current = state_for(game)
-        stage = next_stage(current.flow, game, round_no)
+        stage = next_stage(current.rules, game, round_no)
         if stage is None:
             raise BadInput(f"第 {round_no} 轮的白天已经结束，不能再自杀出局。")
         defending = stage.defender == seat
-        play = current.flow.suicide(current.state, seat, defending)
+        play = current.rules.suicide(current.state, seat, defending)
         following = None if play.next is None else replace(play.next, opened=at)
         event_id = game.record(
             round_no,

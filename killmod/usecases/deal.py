@@ -5,23 +5,33 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from pathlib import Path
+from dataclasses import dataclass
 
-from killmod.announce.render import render_private
-from killmod.announce.views import notice_view
 from killmod.core.errors import BadInput
 from killmod.core.model import Player, Roster
 from killmod.game.guards import refuse_if_over
-from killmod.game.state import flow_of
 from killmod.game.store import Delivery, Game
-from killmod.rules import title
+from killmod.rules import rule_set_of, title
 from killmod.rules.roles import check_dealt
 
 
-def deal_roles(roster: Roster, seed: int | None = None) -> dict[int, str]:
+@dataclass(frozen=True)
+class NoticeContent:
+    """What a player's private notice (站内短信) tells: the seat and role, the game's rules,
+    the partners of the player's team, the role's powers in the rule text's words, and the
+    judges who sign it."""
+
+    player: Player
+    game: str
+    partners: list[Player]
+    powers: tuple[str, ...]
+    judges: tuple[str, ...]
+
+
+def shuffled_roles(roster: Roster, seed: int | None = None) -> dict[int, str]:
     """Roles by seat: the rule set's table shuffled (``secrets`` unless a seed is given)."""
     rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
-    roles = flow_of(roster).deal([player.seat for player in roster.players], rng)
+    roles = rule_set_of(roster).deal([player.seat for player in roster.players], rng)
     check_dealt(roles, roster.rules, roster.variants)
     return roles
 
@@ -44,7 +54,7 @@ def deal(
         played = [e for e in game.events() if e.kind in ("night", "day")]
         if played:
             raise BadInput("本局已经记录了夜晚或投票，不能再发身份。")
-        roles = deal_roles(game.roster(), seed)
+        roles = shuffled_roles(game.roster(), seed)
         data = {"seeded": seed is not None, "roles": {str(s): r for s, r in roles.items()}}
         game.record(0, "deal", None, data)
         if deliver is not None:
@@ -52,27 +62,25 @@ def deal(
     return roles
 
 
-def notices(roster: Roster, templates: Path | None = None) -> dict[int, str]:
-    """The private notice (站内短信) for each seat, from ``notice.j2``.
+def notices(roster: Roster, render: Callable[[NoticeContent], str]) -> dict[int, str]:
+    """The private notice (站内短信) for each seat, as ``render`` writes it from its content.
 
     Each tells the player's seat and role, what the role may do in the rule text's
-    words (the flow's ``powers``), and — for a player of a team (the rule set's
+    words (the rule set's ``powers``), and — for a player of a team (the rule set's
     ``teams``: the killers, and the police where they act together) — the other members;
     it is signed with the judges' names from the roster.
     """
-    flow = flow_of(roster)
+    rules = rule_set_of(roster)
     game = rules_title(roster)
     return {
-        player.seat: render_private(
-            "notice.j2",
-            templates,
-            notice_view(
+        player.seat: render(
+            NoticeContent(
                 player,
                 game,
-                _partners(player, roster, flow.teams),
-                flow.powers(player.role or ""),
+                _partners(player, roster, rules.teams),
+                rules.powers(player.role or ""),
                 roster.judges,
-            ),
+            )
         )
         for player in roster.players
     }
@@ -89,7 +97,7 @@ def rules_title(roster: Roster) -> str:
 
 
 def current_notices(
-    game: Game, seats: tuple[int, ...] = (), templates: Path | None = None
+    game: Game, seats: tuple[int, ...], render: Callable[[NoticeContent], str]
 ) -> dict[int, str]:
     """The notices of the living players as the game stands (``killmod notices``).
 
@@ -108,7 +116,7 @@ def current_notices(
         if seat not in living:
             raise BadInput(f"{seat}号 {player.name} 已出局：只给存活的玩家重发站内短信。")
     wanted = set(seats) or living
-    texts = notices(roster, templates)
+    texts = notices(roster, render)
     return {seat: text for seat, text in texts.items() if seat in wanted}
 
 

@@ -5,7 +5,7 @@ Built from the game file's standing events and recorded tallies only; what it sa
 public: a vote's ballots and changes (the vote thread shows them), how a player went out,
 and the identity the rule set announced for him — 1.2 the camp of every dead player
 (五、身份公布), the other sets what their rule text turns over (replayed through the set's
-flow: a night's 翻牌, a suicide's card), nothing of a hidden night effect.
+rules: a night's 翻牌, a suicide's card), nothing of a hidden night effect.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from datetime import datetime
 from typing import Any
 
 from killmod.core.model import Ballot, Change, Count, GameOver, Outcome
-from killmod.flows.base import NightChoice
-from killmod.game.state import flow_of
 from killmod.game.store import Event, Game
-from killmod.rules import announced_camp, rule_set
+from killmod.rules import rule_set_of
+from killmod.rules.base import NightChoice
 
 
 @dataclass(frozen=True)
@@ -138,12 +137,11 @@ def _vote(row: dict[str, Any]) -> Vote:
 def _departures(game: Game, tallies: dict[int, dict[str, Any]]) -> tuple[Departure, ...]:
     """Every death in order, with the identity the rule set announced for it."""
     roster = game.roster()
-    flow = flow_of(roster)
-    rules = rule_set(roster.rules)
+    rules = rule_set_of(roster)
     shown: dict[int, str] = {}
     players = game.initial_players()
     dealt = all(player.role for player in players)
-    state = None if flow.state_is_roster or not dealt else flow.start(players)
+    state = None if rules.state_is_roster or not dealt else rules.start(players)
     names = {player.seat: player.name for player in game.initial_players()}
     deaths = []
     for event in game.events():
@@ -153,7 +151,7 @@ def _departures(game: Game, tallies: dict[int, dict[str, Any]]) -> tuple[Departu
             how = event.data.get("causes", [event.data.get("how")])[0]
             deaths.append((event.round, event.seat, names[event.seat], how))
         if state is not None:
-            state = _replay(flow, state, event, tallies, shown)
+            state = _replay(rules, state, event, tallies, shown)
     # An identity turned over later is announced all the same (1.0: the first out's card
     # once the second out is a killer).
     return tuple(
@@ -162,19 +160,19 @@ def _departures(game: Game, tallies: dict[int, dict[str, Any]]) -> tuple[Departu
             seat,
             name,
             how,
-            announced_camp(rules, roster.seat(seat).role)
-            if flow.state_is_roster
+            rules.announced_camp(roster.seat(seat).role)
+            if rules.state_is_roster
             else shown.get(seat),
         )
         for round_no, seat, name, how in deaths
     )
 
 
-def _replay(flow, state, event: Event, tallies, shown: dict[int, str]):
+def _replay(rules, state, event: Event, tallies, shown: dict[int, str]):
     """The state after ``event``, noting the identities the rule text turned over with it."""
     data = event.data
     if event.kind == "night":
-        play = flow.night(state, NightChoice.from_json(data["choice"]), data["night"])
+        play = rules.night(state, NightChoice.from_json(data["choice"]), data["night"])
         shown.update(dict(play.shown))
         return play.state
     if event.kind == "day":
@@ -184,7 +182,7 @@ def _replay(flow, state, event: Event, tallies, shown: dict[int, str]):
             {int(seat): identity for seat, identity in (day or {}).get("shown", {}).items()}
         )
     elif event.kind == "suicide":
-        shown.update(dict(flow.suicide(state, event.seat, data["defending"]).shown))
+        shown.update(dict(rules.suicide(state, event.seat, data["defending"]).shown))
     elif event.kind == "out" and not data.get("surrender"):
-        shown.update(dict(flow.judge_out(state, event.seat, data["reason"]).shown))
-    return flow.replay(state, event)
+        shown.update(dict(rules.judge_out(state, event.seat, data["reason"]).shown))
+    return rules.replay(state, event)

@@ -1,7 +1,7 @@
 """A night's actions read from the judge's 站内短信: the letters made into the night's choices.
 
 The players who may act tonight, and how a team's choices make one, are the rule set's
-(``Flow.night_skills``).  Every message a player sent the judge between the night's start
+(``RuleSet.night_skills``).  Every message a player sent the judge between the night's start
 (the last vote's deadline, or the deal) and its deadline (``--until``) is read with the
 ballot machinery (``killmod.ballots.votes``: 杀 7号, 验 5号, 狙 3, 注射 4号, 沉默 7, 蝶衣 2…; 弃权
 or 不杀 is no action).  For each player and each of his choices the last message that
@@ -27,9 +27,9 @@ from typing import Any
 from killmod.ballots.votes import _NIGHT_VERBS, NIGHT, BallotReader
 from killmod.core.errors import BadInput
 from killmod.core.model import Roster
-from killmod.flows.base import NightSkill
-from killmod.game.state import flow_of
+from killmod.game.state import rule_set_of
 from killmod.game.store import Game
+from killmod.rules.base import NightSkill
 
 MINUTE = timedelta(seconds=59)
 # The night's choices as the judge reads them.
@@ -126,8 +126,8 @@ def night_start(game: Game, night_no: int) -> datetime:
     """When night ``night_no`` begins: the deadline of the last vote recorded before it,
     else when the roles were dealt (a player can act only once he knows his role)."""
     roster = game.roster()
-    flow = flow_of(roster)
-    round_no = flow.round_of_night(night_no)
+    rules = rule_set_of(roster)
+    round_no = rules.round_of_night(night_no)
     earlier = [row for row in game.tallies() if row["round"] < round_no]
     if earlier:
         return datetime.fromisoformat(earlier[-1]["deadline"])
@@ -135,26 +135,6 @@ def night_start(game: Game, night_no: int) -> datetime:
     if not deals:
         raise BadInput("还没有发身份（killmod deal），没有夜晚的行动可读。")
     return datetime.fromisoformat(deals[-1].recorded_at).replace(microsecond=0)
-
-
-def tonight(game: Game, night_no: int, skills: tuple[NightSkill, ...]) -> tuple[NightSkill, ...]:
-    """The set's skills as tonight allows them: under 1.2 a cancelled camp's power is
-    gone for the night (penalties) and the veto once used is gone for good."""
-    from killmod.game.penalties import night_powers
-    from killmod.rules import r12
-    from killmod.usecases.night import veto_used
-
-    if game.roster().rules != r12.NAME:
-        return skills
-    powers = night_powers(game, night_no)
-    kept = []
-    for skill in skills:
-        if skill.option == "kill" and powers.kills == 0:
-            skill = NightSkill(skill.option, (), skill.split, skill.rule)
-        if skill.option == "veto" and (not powers.veto or veto_used(game)):
-            skill = NightSkill(skill.option, (), skill.split, skill.rule)
-        kept.append(skill)
-    return tuple(kept)
 
 
 def settle_letters(
@@ -274,7 +254,7 @@ def _decide(skill: NightSkill, reads: list[Read]) -> Decided:
         return Decided("guard", pairs, by)
     named = sorted({target for target in opinions.values() if target is not None})
     if skill.split == "majority" and len(named) > 1:
-        from killmod.rules.x import team_choice
+        from killmod.rules.shared import team_choice
 
         try:
             return Decided(skill.option, team_choice(opinions, skill.actors), by)

@@ -23,9 +23,8 @@ from killmod.core.errors import BadInput
 from killmod.core.model import GameOver
 from killmod.game.effects import record_if_over
 from killmod.game.guards import refuse_if_over
-from killmod.game.state import flow_of
 from killmod.game.store import Delivery, Event, Game
-from killmod.rules import announced_camp, rule_set
+from killmod.rules import rule_set, rule_set_of
 
 PREFIX = "killmod-lottery/1"
 _PAIR = re.compile(r"\s*(\d+)\s*=\s*(\d+)\s*")
@@ -193,7 +192,7 @@ def reveal_lottery(
             {"lot": lot, "salt": lottery.salt, "mapping": lottery.mapping_text, **cause},
         )
         winner = record_if_over(game, round_no, cause)
-        camp = announced_camp(rule_set(roster.rules), player.role)
+        camp = rule_set(roster.rules).announced_camp(player.role)
         drawn = Reveal(lottery, lot, player.seat, camp, winner)
         if deliver is not None:
             step.deliver(deliver(drawn))
@@ -217,7 +216,7 @@ def recorded_lottery(game: Game, round_no: int) -> Lottery:
 def _tie(game: Game, round_no: int) -> Event:
     """The round's standing recorded tally, which must be a tie the rule set draws lots for."""
     roster = game.roster()
-    if not flow_of(roster).lottery:
+    if not rule_set_of(roster).lottery:
         raise BadInput(f"{roster.rules} 规则平票不抽签：按规则再投票（killmod tally … --record）。")
     days = [e for e in game.events("day") if e.round == round_no]
     if not days or days[-1].data.get("outcome") != "tie":

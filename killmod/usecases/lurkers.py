@@ -36,7 +36,7 @@ from killmod.fetch.thread import read_game_thread
 from killmod.game.effects import record_if_over, record_warning
 from killmod.game.guards import refuse_if_over
 from killmod.game.store import Delivery, Game
-from killmod.rules import announced_camp, rule_set
+from killmod.rules import rule_set
 
 # Deaths of a round's own day (the vote, its lottery, drowning, the judge's decision): the
 # player was alive during its window.  Any other death of the round (the night's kill or
@@ -167,7 +167,7 @@ def lurkers(
 
 
 def _rule_minimum(rules: ModuleType) -> int:
-    minimum = getattr(rules, "MIN_POSTS", None)
+    minimum = rules.MIN_POSTS
     if minimum is None:
         raise BadInput(f"{rules.NAME} 规则没有规定每轮最少发言次数：请用 --min 指定")
     return minimum
@@ -347,7 +347,7 @@ def record_lurkers(
             )
         drowned = [w.seat for w in warnings if w.action == "out"]
         winner = record_if_over(game, round_no, {"reason": "lurking"}) if drowned else None
-        camps = {seat: announced_camp(rules, roster.seat(seat).role) for seat in drowned}
+        camps = {seat: rules.announced_camp(roster.seat(seat).role) for seat in drowned}
         recorded = replace(report, recorded=LurkerRecord(warnings, camps, winner))
         if deliver is not None:
             step.deliver(deliver(recorded))
@@ -387,7 +387,7 @@ def record_leave(game: Game, seat: int, day_text: str, *, note: str | None = Non
         tz = ZoneInfo(roster.timezone)
         day = parse_day(day_text, datetime.now(tz).date())
         rules = rule_set(roster.rules)
-        limit = getattr(rules, "MAX_LEAVE_DAYS", None)
+        limit = rules.MAX_LEAVE_DAYS
         taken = [leave for leave in leaves(game) if (leave.seat, leave.name) == (seat, player.name)]
         if limit is not None and len(taken) >= limit:
             days = "、".join(leave.day.isoformat() for leave in taken)

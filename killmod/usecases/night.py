@@ -1,24 +1,27 @@
-"""The 1.2 night (权利行使轮): the killers' kill and the 检查官's one-time veto → the 尸体 post.
+"""A night under the game's rule set (``killmod night``): resolved by the set, recorded whole.
 
-One step: the night, its deaths and the win check after them are all written, or
-nothing is; every check that allows it (the next round's night, roles dealt, the
-game not over, the penalties that fall on the night) runs inside it.  Recording the
-latest night again (``replace``) voids the old night's events (kept in the file), as
-re-recording a tally does; the choices are checked against the game without the old
-night.  The penalties (``killmod.game.penalties``) are enforced: a cancelled camp's power
-is refused, an extra power allows a second kill or one more veto.
+One step: the night — the number the judge gave it and what the rule set keeps of it
+(the judge's choices, which the replay reads back; 1.2: its kills and vetoes) — its
+deaths and the win check after it are all written, or nothing is; every check that
+allows it (the next night, roles dealt, the game not over, the penalties that fall on
+the night) runs inside it.  Recording a night again (``replace``) voids the old one and
+what it caused (kept in the file); only the latest night can be recorded again, as
+every later step was resolved on it.  Where the set has a 诈尸 window (``ZHASHI``) the
+night keeps when the deaths were announced and until when the dead may speak.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from killmod.ballots.deadline import parse_deadline
 from killmod.core.errors import BadInput
-from killmod.core.model import GameOver, Roster
+from killmod.core.model import GameOver
 from killmod.core.times import format_iso
 from killmod.game.effects import record_if_over
 from killmod.game.guards import (
@@ -28,116 +31,128 @@ from killmod.game.guards import (
     refuse_unless_latest,
     require_dealt,
 )
-from killmod.game.penalties import NightPowers, Penalty, night_powers
-from killmod.game.state import flow_of
+from killmod.game.penalties import Penalty, night_powers
+from killmod.game.state import previous_game, state_for
 from killmod.game.store import Delivery, Event, Game
-from killmod.rules import r12
+from killmod.rules import registered, rule_set_of, title
+from killmod.rules.base import NightChoice, NightPlay, NightRights, RuleSet
 
-SCHEMA = "killmod.night/1"
 # ``--at`` without a date is the nearest such time: at most this far from now.
 NEAREST = timedelta(hours=12)
+_GUARD = re.compile(r"\s*(\d+)\s*=\s*(\d+)\s*")
 
 
 @dataclass(frozen=True)
-class Death:
-    """A seat out this night; ``causes`` are ``killed`` and/or ``vetoed``."""
+class RecordedNight:
+    """A recorded night: its number, the round it belongs to, what it did, the game's end.
 
-    seat: int
-    name: str
-    camp: str | None
-    causes: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Night:
-    """A recorded night: the choices, who went out, the 诈尸 window, the winner if any.
-
-    ``kills`` are the killers' victims (two with an extra power); ``veto`` the
-    检查官's one-time veto, ``extra_veto`` the 好人方's extra one; ``penalties``
-    the penalties that fell on this night.
+    ``announced_at`` and ``zhashi_until``: when the deaths were announced and until when
+    the dead may 诈尸, for a set with a 诈尸 window (else None); ``penalties``: the
+    penalties that fell on this night.
     """
 
+    night: int
     round: int
-    kills: tuple[int, ...]
-    veto: int | None
-    extra_veto: int | None
-    deaths: tuple[Death, ...]
-    announced_at: datetime
-    zhashi_until: datetime | None
+    play: NightPlay
     winner: GameOver | None
+    announced_at: datetime | None = None
+    zhashi_until: datetime | None = None
     penalties: tuple[Penalty, ...] = ()
 
-    @property
-    def kill(self) -> int | None:
-        """The (first) seat the killers killed."""
-        return self.kills[0] if self.kills else None
+    def public_document(self, rules: RuleSet) -> dict[str, Any]:
+        """The ``killmod.night/1`` document the game thread may see, with the 诈尸 window."""
+        return self.timed(rules.dawn_document(self.night, self.play))
+
+    def timed(self, document: dict[str, Any]) -> dict[str, Any]:
+        """``document`` with when the deaths were announced, where the set keeps it."""
+        if self.announced_at is None:
+            return document
+        until = self.zhashi_until
+        return {
+            **document,
+            "announced_at": format_iso(self.announced_at),
+            "zhashi_until": format_iso(until) if until else None,
+            "winner": self.winner.winner if self.winner else None,
+        }
+
+
+def parse_guards(texts: Iterable[str]) -> tuple[tuple[int, int], ...]:
+    """``--guard 8=3``: guardian 8 guards seat 3 this round."""
+    pairs = []
+    for text in texts:
+        match = _GUARD.fullmatch(text)
+        if match is None:
+            raise BadInput(
+                f"守护名单写法不对：「{text}」。应写作 守护神座位号=被守护座位号，如 8=3"
+            )
+        pairs.append((int(match[1]), int(match[2])))
+    return tuple(pairs)
 
 
 def record_night(
     game: Game,
-    round_no: int,
+    night_no: int,
+    choice: NightChoice,
     *,
-    kills: tuple[int, ...] = (),
-    vetoes: tuple[int, ...] = (),
     at_text: str | None = None,
     replace: bool = False,
     now: datetime | None = None,
-    deliver: Callable[[Night], Delivery] | None = None,
-) -> Night:
-    """Check and record the night of ``round_no``, its deaths, then the win check.
+    deliver: Callable[[RecordedNight], Delivery] | None = None,
+) -> RecordedNight:
+    """Resolve night ``night_no`` over the game's state, record it and its deaths, check the win.
 
-    ``kills`` and ``vetoes`` are the seats chosen (one each, or as the night's
-    penalties allow).
+    ``at_text``: when the deaths are announced (``--at``; default now), for a set with a
+    诈尸 window.
     """
-    with game.transaction(f"第 {round_no} 轮的夜晚", kind="night", round_no=round_no) as step:
+    with game.transaction(kind="night") as step:
         roster = game.roster()
-        if roster.rules != r12.NAME:
-            raise BadInput(f"killmod night 只支持 1.2 规则，本局是 {roster.rules} 规则")
-        announced = announcement_time(at_text, ZoneInfo(roster.timezone), now)
-        until = announced + r12.ZHASHI if kills or vetoes else None
+        rules = rule_set_of(roster)
+        check_night_choice(rules, choice, night_no, at_text)
+        name = rules.night_name(night_no)
+        round_no = rules.round_of_night(night_no)
+        step.describe(name, round_no=round_no)
+        announced = (
+            announcement_time(at_text, ZoneInfo(roster.timezone), now) if rules.ZHASHI else None
+        )
         existing = standing_night(game, round_no)
         if existing and not replace:
-            raise already_recorded(f"第 {round_no} 轮的夜晚", existing.recorded_at, roster.timezone)
+            raise already_recorded(name, existing.recorded_at, roster.timezone)
         if existing:
-            refuse_unless_latest(game, existing.step, f"第 {round_no} 轮的夜晚", "一夜")
+            refuse_unless_latest(game, existing.step, name, "一夜")
         else:
             refuse_if_over(game)
-        expect_night(game, flow_of(roster), round_no)
+        expect_night(game, rules, night_no)
         require_dealt(game)
-        powers = night_powers(game, round_no)
-        _check_kills(kills, powers, round_no)
-        veto, extra_veto = _split_vetoes(vetoes, powers)
-        night_id = game.record(
-            round_no,
-            "night",
-            None,
-            {
-                "kill": kills[0] if kills else None,
-                "kills": list(kills),
-                "veto": veto,
-                "extra_veto": extra_veto,
+        voided = _void(game, existing) if existing else []
+        refuse_if_over(game)
+        current = state_for(game)
+        rights, applied = night_rights(game, round_no)
+        play = rules.night(current.state, choice, night_no, rights)
+        if choice.kill is not None and not game.events("night"):
+            rules.check_first_kill(current.roster.seat(choice.kill).name, previous_game(game))
+        until = announced + rules.ZHASHI if announced and rules.ZHASHI and play.out else None
+        data = play.record if play.record is not None else _choices(night_no, choice)
+        if announced is not None:
+            data = {
+                **data,
                 "announced_at": format_iso(announced),
                 "zhashi_until": format_iso(until) if until else None,
-            },
-        )
+            }
+        night_id = game.record(round_no, "night", None, data)
         if existing:
-            void_old_night(game, existing, night_id)
-        refuse_if_over(game)
-        roster = game.roster()
-        for seat in kills:
-            _check_target(roster, seat, "被杀")
-        for seat in vetoes:
-            _check_target(roster, seat, "被行使否决权")
-        _check_veto(game, roster, veto, powers, night_id, round_no)
-        deaths = _deaths(roster, kills, vetoes)
-        for death in deaths:
-            cause = {"how": death.causes[0], "causes": list(death.causes), "night_id": night_id}
-            game.record(round_no, "death", death.seat, cause)
+            game.record(
+                existing.round,
+                "night_replaced",
+                None,
+                {"old": existing.id, "new": night_id, "voided_events": voided},
+            )
+        causes = dict(play.causes)
+        for seat in play.out:
+            why = causes.get(seat)
+            cause = {"how": why[0], "causes": list(why)} if why else {"how": "night"}
+            game.record(round_no, "death", seat, {**cause, "night_id": night_id})
         winner = record_if_over(game, round_no, {"night_id": night_id})
-        applied = (*powers.cancelled.values(), *powers.extra.values())
-        night = Night(
-            round_no, kills, veto, extra_veto, deaths, announced, until, winner, tuple(applied)
-        )
+        night = RecordedNight(night_no, round_no, play, winner, announced, until, applied)
         if deliver is not None:
             step.deliver(deliver(night))
     return night
@@ -154,121 +169,37 @@ def announcement_time(at_text: str | None, tz: ZoneInfo, now: datetime | None = 
     return parse_deadline(at_text, tz, now - NEAREST)
 
 
-def night_json(night: Night) -> dict:
-    """The ``killmod.night/1`` document: public facts only (camps, never roles)."""
-    return {
-        "schema": SCHEMA,
-        "round": night.round,
-        "kill": night.kill,
-        "veto": night.veto,
-        **({"kills": list(night.kills)} if len(night.kills) > 1 else {}),
-        **({"extra_veto": night.extra_veto} if night.extra_veto is not None else {}),
-        "out": [death.seat for death in night.deaths],
-        "camps": {str(death.seat): death.camp for death in night.deaths if death.camp},
-        "announced_at": format_iso(night.announced_at),
-        "zhashi_until": format_iso(night.zhashi_until) if night.zhashi_until else None,
-        "winner": night.winner.winner if night.winner else None,
-    }
-
-
-def veto_used(game: Game) -> bool:
-    """Whether the 检查官's one-time veto (否决权只有一次使用机会) was used on a recorded night."""
-    return any(event.data.get("veto") for event in game.events("night"))
-
-
 def standing_night(game: Game, round_no: int) -> Event | None:
     """The round's recorded night, if any (voided ones do not count)."""
     nights = [e for e in game.events("night") if e.round == round_no]
     return nights[-1] if nights else None
 
 
-def void_old_night(game: Game, existing: Event, night_id: int) -> None:
-    """Void the old night and everything it caused; record that it was replaced."""
+def _void(game: Game, existing: Event) -> list[int]:
+    """Void the old night and everything it caused; the ids voided."""
     old = [existing.id] + [e.id for e in game.events() if e.data.get("night_id") == existing.id]
     game.void_events(old)
-    game.record(
-        existing.round,
-        "night_replaced",
-        None,
-        {"old": existing.id, "new": night_id, "voided_events": old},
+    return old
+
+
+def _choices(night_no: int, choice: NightChoice) -> dict[str, Any]:
+    """What the game file keeps of a night the replay resolves again: its number, the choices."""
+    return {"night": night_no, "choice": choice.as_json()}
+
+
+def night_rights(game: Game, round_no: int) -> tuple[NightRights, tuple[Penalty, ...]]:
+    """What the record allows tonight: the penalties falling on the night (``killmod
+    penalty``), and the one-time veto if a recorded night used it; with the penalties."""
+    powers = night_powers(game, round_no)
+    spent = [e for e in game.events("night") if e.data.get("veto")]
+    rights = NightRights(
+        kills=powers.kills,
+        veto=powers.veto,
+        extra_vetoes=powers.extra_vetoes,
+        cancelled={camp: _penalty_text(p) for camp, p in powers.cancelled.items()},
+        veto_spent=(spent[0].round, spent[0].data["veto"]) if spent else None,
     )
-
-
-def _check_target(roster: Roster, seat: int | None, what: str) -> None:
-    """A chosen seat must exist and be alive."""
-    if seat is None:
-        return
-    player = roster.seat(seat)
-    if player is None:
-        raise BadInput(f"没有 {seat} 号座位，不能{what}")
-    if not player.alive:
-        raise BadInput(f"{seat}号 {player.name} 已出局，不能{what}")
-
-
-def _check_kills(kills: tuple[int, ...], powers: NightPowers, round_no: int) -> None:
-    """“杀 手……每轮可杀一人”, none or two as the night's penalties say."""
-    if len(set(kills)) != len(kills):
-        raise BadInput("两次 --kill 是同一个座位")
-    if len(kills) <= powers.kills:
-        return
-    cancelled = powers.cancelled.get(r12.KILLER)
-    if cancelled is not None and powers.kills == 0:
-        raise BadInput(
-            f"第 {round_no} 轮夜晚杀手方的特殊权利已被取消：{_penalty_text(cancelled)}。"
-            "这一夜不能杀人"
-        )
-    if powers.kills == 1:
-        raise BadInput(
-            f"杀手每轮只能杀一人，--kill 给了 {len(kills)} 次：只有对立阵营选择"
-            "「为对立阵营增加特殊权力一轮」的处罚（killmod penalty --kind extra）落在这一夜时，"
-            "杀手方才能多杀一人"
-        )
-    given = len(kills)
-    raise BadInput(f"第 {round_no} 轮夜晚杀手方最多杀 {powers.kills} 人，--kill 给了 {given} 次")
-
-
-def _split_vetoes(vetoes: tuple[int, ...], powers: NightPowers) -> tuple[int | None, int | None]:
-    """Which veto is the 检查官's one-time veto and which the 好人方's extra one.
-
-    Decision (docs/rules/1.2.md, 二.3–二.5): an extra veto is used before the
-    one-time veto, which the camp keeps for a later round.
-    """
-    if len(set(vetoes)) != len(vetoes):
-        raise BadInput("两次 --veto 是同一个座位")
-    extra = vetoes[-1] if vetoes and powers.extra_vetoes else None
-    own = [seat for seat in vetoes if seat != extra]
-    if len(own) > 1:
-        raise BadInput("检查官的否决权只有一次使用机会：--veto 只能给一次")
-    return (own[0] if own else None), extra
-
-
-def _check_veto(
-    game: Game,
-    roster: Roster,
-    veto: int | None,
-    powers: NightPowers,
-    night_id: int,
-    round_no: int,
-) -> None:
-    """“否决权只有一次使用机会”; a 检查官 who is out has no veto (when roles are known);
-    a cancelled 好人方 has none this night."""
-    if veto is None:
-        return
-    if not powers.veto:
-        penalty = powers.cancelled[r12.opposing_camp(r12.KILLER)]
-        raise BadInput(
-            f"第 {round_no} 轮夜晚好人方的特殊权利已被取消：{_penalty_text(penalty)}。"
-            "这一夜不能行使否决权"
-        )
-    used = [e for e in game.events("night") if e.id != night_id and e.data.get("veto")]
-    if used:
-        raise BadInput(
-            f"否决权只有一次使用机会：第 {used[0].round} 轮已经对 {used[0].data['veto']}号 用过"
-        )
-    if all(player.role is not None for player in roster.players):
-        holders = [player for player in roster.players if player.role == r12.VETO_ROLE]
-        if not any(player.alive for player in holders):
-            raise BadInput("检查官已出局，不能再行使否决权")
+    return rights, (*powers.cancelled.values(), *powers.extra.values())
 
 
 def _penalty_text(penalty: Penalty) -> str:
@@ -277,13 +208,23 @@ def _penalty_text(penalty: Penalty) -> str:
     return f"{who}，对立阵营选择「{penalty.choice}」"
 
 
-def _deaths(roster: Roster, kills: tuple[int, ...], vetoes: tuple[int, ...]) -> tuple[Death, ...]:
-    """Who goes out: the killed seats, then the vetoed ones (one death per seat)."""
-    deaths = []
-    for seat in dict.fromkeys((*kills, *vetoes)):
-        player = roster.seat(seat)
-        causes = tuple(
-            cause for cause, chosen in (("killed", kills), ("vetoed", vetoes)) if seat in chosen
+def check_night_choice(
+    rules: RuleSet, choice: NightChoice, night_no: int, at_text: str | None = None
+) -> None:
+    """The options must be the set's, and the night one with something to record."""
+    if not rules.night_options:
+        raise BadInput(f"{rules.NAME} 规则的夜晚不杀人，没有要记录的行动：不用 killmod night。")
+    unknown = choice.used() - rules.night_options
+    if "veto" in unknown or (at_text is not None and rules.ZHASHI is None):
+        having = "、".join(title(r.NAME) for r in registered() if "veto" in r.night_options)
+        raise BadInput(f"--veto 和 --at 只用于 {having} 规则。")
+    if "extra_kills" in unknown:
+        raise BadInput(f"{rules.NAME} 规则的杀手每晚只杀一人：--kill 只能给一次。")
+    if unknown:
+        names = "、".join(f"--{name}" for name in sorted(unknown))
+        raise BadInput(f"{rules.NAME} 规则的夜晚没有 {names}。")
+    if night_no < rules.first_night:
+        raise BadInput(
+            f"{rules.NAME} 规则要记录的夜晚从第 {rules.first_night} 夜开始"
+            f"（第 {night_no} 夜没有要记录的行动）。"
         )
-        deaths.append(Death(seat, player.name, r12.camp(player.role), causes))
-    return tuple(deaths)

@@ -20,9 +20,9 @@ from killmod.core.errors import BadInput
 from killmod.core.model import Roster, Stage
 from killmod.core.times import format_iso
 from killmod.game.guards import next_day, refuse_if_over, started_in_progress
-from killmod.game.state import flow_of
 from killmod.game.store import Delivery, Game
 from killmod.game.threads import VOTE, remember
+from killmod.rules import rule_set_of
 from killmod.usecases.day import plan_day
 
 KIND = "vote_opened"
@@ -93,8 +93,8 @@ def open_vote(
 
 def _refuse_before_night(game: Game, round_no: int) -> None:
     """A round's vote opens after its night: the players its night put out do not vote."""
-    flow = flow_of(game.roster())
-    night = flow.night_of_round(round_no)
+    rules = rule_set_of(game.roster())
+    night = rules.night_of_round(round_no)
     nights = {event.round for event in game.events("night")}
     played = [e for e in game.events() if e.kind in ("day", "night")]
     if night is None or round_no in nights or (not played and started_in_progress(game)):

@@ -3,7 +3,7 @@
 Many rules end with the judge putting a player out or ending the game: 1.2's
 “一旦触犯上述规定，立判出局”, X's 认匪 (“某某认匪，不用投票出局”), 误睁眼出局 and 投降,
 2.0's 误睁眼, its “违反规则者退出本轮游戏” and 投降. Each rule set lists its own
-(``JUDGE_OUTS``, by reason code); its flow says what the decision does to the
+(``JUDGE_OUTS``, by reason code); its rule set says what the decision does to the
 game's state, what is shown (the set's reveal policy) and the posts.
 
 One recorded step, one transaction: the ``out`` event, the death it causes
@@ -23,11 +23,11 @@ from datetime import datetime
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, Stage
 from killmod.core.times import format_iso
-from killmod.flows.base import OutPlay
 from killmod.game.effects import record_if_over
 from killmod.game.guards import next_day, refuse_if_over
-from killmod.game.state import flow_of, next_stage, round_votes, state_for
+from killmod.game.state import next_stage, round_votes, rule_set_of, state_for
 from killmod.game.store import Delivery, Game
+from killmod.rules.base import OutPlay
 
 
 @dataclass(frozen=True)
@@ -64,21 +64,21 @@ def record_out(
         refuse_if_over(game)
         round_no = round_no or next_day(game)
         step.describe(f"第 {round_no} 轮 {seat}号 法官判定（{reason}）", round_no=round_no)
-        flow = flow_of(game.roster())
-        rules = flow.judge_outs
-        if not rules:
-            raise BadInput(f"{flow.name} 规则没有由法官判出局或投降的规定。")
-        rule = rules.get(reason)
+        rules = rule_set_of(game.roster())
+        outs = rules.JUDGE_OUTS
+        if not outs:
+            raise BadInput(f"{rules.NAME} 规则没有由法官判出局或投降的规定。")
+        rule = outs.get(reason)
         if rule is None:
-            known = "、".join(f"{code}（{r.words}）" for code, r in rules.items())
-            raise BadInput(f"{flow.name} 规则没有「{reason}」这种判定。可用：{known}")
+            known = "、".join(f"{code}（{r.words}）" for code, r in outs.items())
+            raise BadInput(f"{rules.NAME} 规则没有「{reason}」这种判定。可用：{known}")
         current = state_for(game)
         player = current.roster.seat(seat)
         if player is None:
             raise BadInput(f"没有 {seat} 号座位。")
         if not player.alive:
             raise BadInput(f"{seat}号 {player.name} 已出局。")
-        pending = next_stage(flow, game, round_no)
+        pending = next_stage(rules, game, round_no)
         if rule.ends_day and pending is None:
             raise BadInput(
                 f"第 {round_no} 轮的白天已经结束：{rule.words}不用投票出局，"
@@ -93,18 +93,18 @@ def record_out(
             "ends_day": rule.ends_day,
             "restarts_day": restarts and not rule.ends_day and not rule.surrender,
             "next": (
-                replace(flow.first_stage(), opened=at).as_json()
+                replace(rules.first_stage(), opened=at).as_json()
                 if restarts and not rule.ends_day
                 else None
             ),
         }
         if rule.surrender:
-            over = flow.surrender(current.state, seat)
+            over = rules.surrender(current.state, seat)
             out_id = game.record(round_no, "out", seat, data)
             winner = record_if_over(game, round_no, {"out_id": out_id}, over)
             play = OutPlay(current.state, ())
         else:
-            play = flow.judge_out(current.state, seat, reason)
+            play = rules.judge_out(current.state, seat, reason)
             out_id = game.record(round_no, "out", seat, data)
             game.record(
                 round_no,

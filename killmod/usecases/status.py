@@ -7,11 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from killmod.core.model import GameOver, Roster, Stage
-from killmod.flows.base import Flow
-from killmod.game.state import day_goes_on, day_rounds, flow_of, next_stage, state_for
+from killmod.game.state import day_goes_on, day_rounds, next_stage, rule_set_of, state_for
 from killmod.game.store import Event, Game
 from killmod.game.threads import Threads, remembered
 from killmod.rules import rule_set
+from killmod.rules.base import RuleSet
 from killmod.usecases.day import PHASES
 from killmod.usecases.history import Departure, chronicle
 from killmod.usecases.open import opened_deadline
@@ -81,15 +81,15 @@ def game_status(game: Game) -> Status:
     round_no = max(nights | days, default=0)
     over = [e for e in events if e.kind == "game_over"]
     roster = game.roster()
-    flow = flow_of(roster)
-    pending = _pending_lottery(events) if flow.lottery else None
+    rules = rule_set_of(roster)
+    pending = _pending_lottery(events) if rules.lottery else None
     dealt = any(e.kind == "deal" for e in events) or all(p.role for p in roster.players)
-    following = next_stage(flow, game, round_no) if day_goes_on(game, round_no) else None
+    following = next_stage(rules, game, round_no) if day_goes_on(game, round_no) else None
     threads = remembered(game).as_typed_here()
-    upcoming = _upcoming(flow, round_no, nights, days, following, pending, bool(over))
+    upcoming = _upcoming(rules, round_no, nights, days, following, pending, bool(over))
     deadline = opened_deadline(game, upcoming[1]) if upcoming[0] == "day" else None
     next_words = _next_step(
-        flow,
+        rules,
         round_no,
         nights,
         days,
@@ -106,13 +106,13 @@ def game_status(game: Game) -> Status:
         dealt=dealt,
         winner=GameOver.from_json(over[-1].data) if over else None,
         pending_lottery=pending,
-        skipped=_skipped(flow, nights, days),
+        skipped=_skipped(rules, nights, days),
         next_step=next_words,
         leaves=tuple(
             LeaveDay(e.seat, e.data["name"], e.data["day"]) for e in events if e.kind == "leave"
         ),
         penalties=_penalties(game, nights),
-        phase=_phase(upcoming, round_no, following or flow.first_stage(), pending),
+        phase=_phase(upcoming, round_no, following or rules.first_stage(), pending),
         departures=chronicle(game).departures,
         veto=_veto(roster, events),
         threads=threads,
@@ -121,14 +121,14 @@ def game_status(game: Game) -> Status:
     )
 
 
-def _upcoming(flow, round_no, nights, days, following, pending, over) -> tuple[str, int]:
+def _upcoming(rules, round_no, nights, days, following, pending, over) -> tuple[str, int]:
     """What comes next: ``("over", n)``, ``("day", n)`` — the vote of round n — or
     ``("night", n)``, the night of round n."""
     if over:
         return "over", round_no
     if pending or following or (round_no in nights and round_no not in days):
         return "day", round_no
-    if flow.night_of_round(round_no + 1) is None:
+    if rules.night_of_round(round_no + 1) is None:
         return "day", round_no + 1
     return "night", round_no + 1
 
@@ -169,7 +169,7 @@ def _penalties(game: Game, nights: set[int]) -> tuple[Violation, ...]:
 def _veto(roster: Roster, events: list[Event]) -> Veto | None:
     """The 检查官's one-time veto, where the rule set has it: whether it is spent (that it
     was used is public: its player is announced “被行使否决权”; who holds it is not)."""
-    if getattr(rule_set(roster.rules), "VETO_ROLE", None) is None:
+    if rule_set(roster.rules).VETO_ROLE is None:
         return None
     used = [e.round for e in events if e.kind == "night" and e.data.get("veto") is not None]
     return Veto(True, used[0]) if used else Veto(False)
@@ -178,17 +178,8 @@ def _veto(roster: Roster, events: list[Event]) -> Veto | None:
 def _hidden(game: Game) -> dict[str, Any]:
     """The rule set's hidden night states now, for the judge: V4.0's marks and 癫狂, a 2.0
     possession used and the guards in force (empty for the sets with none)."""
-    state = state_for(game).state
-    hidden: dict[str, Any] = {}
-    if getattr(state, "marks", None):
-        hidden["marks"] = sorted(seat for seat, marks in state.marks.items() if marks)
-    if getattr(state, "frenzy", None):
-        hidden["frenzy"] = sorted(state.frenzy)
-    if getattr(state, "possession_used", False):
-        hidden["possession_used"] = True
-    if getattr(state, "guards", None):
-        hidden["guards"] = dict(sorted(state.guards.items()))
-    return hidden
+    current = state_for(game)
+    return current.rules.hidden_state(current.state)
 
 
 def _pending_lottery(events: list[Event]) -> int | None:
@@ -205,11 +196,11 @@ def _lots_made(events: list[Event], pending: int | None) -> bool:
     return any(e.kind == "lottery" and e.round == pending for e in events)
 
 
-def _skipped(flow: Flow, nights: set[int], days: set[int]) -> tuple[str, ...]:
+def _skipped(rules: RuleSet, nights: set[int], days: set[int]) -> tuple[str, ...]:
     """Steps the judge handled by hand: a day with no night before it, two nights in a row."""
     notes = []
     for round_no in sorted(days - nights):
-        if flow.night_of_round(round_no) is not None:
+        if rules.night_of_round(round_no) is not None:
             notes.append(f"第 {round_no} 轮没有记录夜晚（权利行使）")
     for round_no in sorted(nights):
         if round_no + 1 in nights and round_no not in days:
@@ -240,7 +231,7 @@ class _Fill:
 
 
 def _next_step(
-    flow, round_no, nights, days, pending, made, over, dealt, following, fill: _Fill
+    rules, round_no, nights, days, pending, made, over, dealt, following, fill: _Fill
 ) -> str:
     if over:
         return "游戏已结束：发揭秘帖（killmod status --reveal）。"
@@ -261,10 +252,10 @@ def _next_step(
     if following:
         what = PHASES[following.phase]
         return f"第 {round_no} 轮的下一次{what}：{fill.tally(round_no)}"
-    first = PHASES[flow.first_stage().phase]
+    first = PHASES[rules.first_stage().phase]
     if round_no in nights and round_no not in days:
         return f"第 {round_no} 轮白天{first}：{fill.tally(round_no)}"
-    night = flow.night_of_round(round_no + 1)
+    night = rules.night_of_round(round_no + 1)
     if night is None:
         return f"第 {round_no + 1} 轮白天{first}：{fill.tally(round_no + 1)}"
     return f"第 {round_no + 1} 轮夜晚：killmod night --round {night} --kill 座位号"

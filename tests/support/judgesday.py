@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from killmod.flows import flow_for
 from killmod.game.store import Game
+from killmod.rules import rule_set
 from tests.support.forumserver import BaseUrl
 from tests.support.gamefiles import (
     alive,
@@ -47,8 +47,8 @@ class Played:
     serve_site: Callable[[Site], BaseUrl]
 
     @property
-    def flow(self):
-        return flow_for(self.rules, ())
+    def ruleset(self):
+        return rule_set(self.rules, ())
 
     def killers(self) -> list[int]:
         roster = Game.open(self.db).roster()
@@ -59,8 +59,8 @@ class Played:
 
     def night(self, round_no: int) -> None:
         """The round's night, if the set has one: the killers kill a non-killer."""
-        night_no = self.flow.night_of_round(round_no)
-        if night_no is None or "kill" not in self.flow.night_options:
+        night_no = self.ruleset.night_of_round(round_no)
+        if night_no is None or "kill" not in self.ruleset.night_options:
             return
         roster = Game.open(self.db).roster()
         victim = next(p.seat for role in NIGHT_TARGETS for p in roster.living if p.role == role)
@@ -77,7 +77,7 @@ class Played:
         rows = votes("20:00:00", {changer: f"投{others[-1]}号"})
         rows += votes("20:10:00", ballots)
         rows += votes("20:40:00", {careless: "投99号"})
-        if self.flow.first_stage().phase == "point":
+        if self.ruleset.first_stage().phase == "point":
             rows += votes("21:30:00", dict.fromkeys(others, "动刀"))
         return rows
 

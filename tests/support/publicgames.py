@@ -30,7 +30,7 @@ import pytest
 from click.testing import CliRunner
 
 from killmod.commands.cli import main
-from killmod.game.state import flow_of, next_stage
+from killmod.game.state import next_stage, rule_set_of
 from killmod.game.store import Game
 from killmod.rules import rule_set
 from killmod.usecases.status import game_status
@@ -267,8 +267,8 @@ class Game2:
         """Every option of the set whose role is still in the game, at a drawn living seat;
         a draw the rules refuse is tried again with the kill alone (or nothing)."""
         roles, living, _ = self.facts()
-        flow = flow_of(Game.open(self.twins[0].db).roster())
-        options = flow.night_options
+        ruleset = rule_set_of(Game.open(self.twins[0].db).roster())
+        options = ruleset.night_options
 
         def alive(*holding: str) -> list[int]:
             return [seat for seat in living if roles.get(seat) in holding]
@@ -373,7 +373,7 @@ class Game2:
         in every format and recorded."""
         living = self.facts()[1]
         game = Game.open(self.twins[0].db)
-        stage = next_stage(flow_of(game.roster()), game, round_no)
+        stage = next_stage(rule_set_of(game.roster()), game, round_no)
         game.close()
         number = self.votes.get(round_no, 0)
         self.votes[round_no] = number + 1
