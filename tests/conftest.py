@@ -11,12 +11,14 @@ from tests.support.forumserver import BaseUrl, serve
 from tests.support.pagebuilder import Site, demo_thread, discuz_x_site
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _temporary_user_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Commands under test cache fetched pages in a temporary folder, not the user's."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
-        yield
+@pytest.fixture(autouse=True)
+def _temporary_user_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Commands under test cache fetched pages in a temporary folder, not the user's: one
+    folder per test, since the pages are cached by URL and a later test's local board may
+    get an earlier one's port (the same thread id, another thread)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
 
 
 @pytest.fixture
