@@ -32,8 +32,8 @@ from killmod.rules.variants import (
     Death,
     GuardRecord,
     NightActions,
+    NightNotice,
     NightResult,
-    Notice,
     VariantState,
     check_win,
     guard_works,
@@ -214,7 +214,7 @@ def test_rule_2_possessing_police_fails_and_the_police_are_told_vaguely():
     result = night(single(), kill=C1, possess=P2)
     assert result.state.roles[P2] == POLICE
     assert result.state.possession_used
-    assert result.notices == (Notice("警察", "你方人员遭遇附体，但未生效"),)
+    assert result.notices == (NightNotice("警察", "你方人员遭遇附体，但未生效"),)
     assert "2" not in result.notices[0].text
 
 
@@ -303,7 +303,7 @@ def test_rule_2_possessing_the_poison_takes_the_ghost_along():
 def test_rule_3_the_checked_poison_is_told():
     """毒药 3 “如果毒药被验到,法官通知毒药‘警察已经验过您,知晓您的身份了’”."""
     result = night(single(), kill=C1, checks=(PO,))
-    assert Notice(PO, "警察已经验过您，知晓您的身份了") in result.notices
+    assert NightNotice(PO, "警察已经验过您，知晓您的身份了") in result.notices
     assert result.checks[0].identity == POISON
 
 

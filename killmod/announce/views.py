@@ -38,7 +38,7 @@ from killmod.core.times import local_text
 from killmod.game.tallyjson import revealed_camps
 
 if TYPE_CHECKING:
-    from killmod.rules.base import Check, Notice
+    from killmod.rules.base import Check, NightNotice
     from killmod.rules.policy import TallyPolicy
     from killmod.usecases.audit import Audit
     from killmod.usecases.day import Suicide
@@ -830,7 +830,7 @@ class PrivateNight:
 
     night: int
     checks: tuple[Check, ...]
-    notices: tuple[Notice, ...]
+    notices: tuple[NightNotice, ...]
     events: tuple[str, ...]
 
 

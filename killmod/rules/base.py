@@ -36,7 +36,7 @@ class Recorded(Protocol):
 
 
 @dataclass(frozen=True)
-class Notice:
+class NightNotice:
     """A private message from the judge: ``to`` a seat, or to ``警察`` (the whole team)."""
 
     to: int | str
@@ -177,7 +177,7 @@ class NightPlay:
     posts: tuple[str, ...] = ()
     causes: tuple[tuple[int, tuple[str, ...]], ...] = ()
     checks: tuple[Check, ...] = ()
-    notices: tuple[Notice, ...] = ()
+    notices: tuple[NightNotice, ...] = ()
     events: tuple[str, ...] = ()
     record: dict[str, Any] | None = None
 

@@ -28,10 +28,10 @@ from killmod.rules import r20
 from killmod.rules.base import (
     Check,
     NightChoice,
+    NightNotice,
     NightPlay,
     NightRights,
     NightSkill,
-    Notice,
     OutPlay,
 )
 from killmod.rules.shared import (
@@ -415,7 +415,7 @@ class NightResult:
     state: VariantState
     deaths: tuple[Death, ...]
     checks: tuple[CheckResult, ...]
-    notices: tuple[Notice, ...]
+    notices: tuple[NightNotice, ...]
     posts: tuple[str, ...]
     events: tuple[str, ...]
     another_check: bool
@@ -427,7 +427,7 @@ class _Night:
 
     state: VariantState
     deaths: tuple[Death, ...] = ()
-    notices: tuple[Notice, ...] = ()
+    notices: tuple[NightNotice, ...] = ()
     events: tuple[str, ...] = ()
 
     def die(self, seat: int, cause: Cause, shown: str | None) -> _Night:
@@ -438,7 +438,7 @@ class _Night:
         return replace(self, events=(*self.events, text))
 
     def tell(self, to: int | str, text: str) -> _Night:
-        return replace(self, notices=(*self.notices, Notice(to, text)))
+        return replace(self, notices=(*self.notices, NightNotice(to, text)))
 
 
 def resolve_night(state: VariantState, actions: NightActions) -> NightResult:
