@@ -25,7 +25,6 @@ from killmod.rules.r10 import (
     count_knives,
     knife_post,
     new_game,
-    next_round_post,
     table_row,
     vote_out,
 )
@@ -126,11 +125,9 @@ def test_non_pointers_are_not_counted_nor_warned():
 
 
 def test_no_night_kill():
-    """Decision: 4.5 the killers only “确认同伴”; 4.11 round two starts from the out player."""
+    """Decision: 4.5 the killers only “确认同伴”."""
     assert not rule_set("1.0").night_options
     assert rule_set("1.0").night_of_round(1) is None
-    assert next_round_post(game(C3)) == "第 2 轮：从5号右手边第一名玩家开始，在剩余玩家中重新指认。"
-    assert next_round_post(game()) == "第 1 轮：从1号玩家开始指认。"
 
 
 def test_summary_is_chinese_and_shows_the_row():

@@ -24,11 +24,9 @@ from killmod.rules.r20 import (
     R20State,
     check_win,
     count_knives,
-    first_pointer,
     knife_post,
     new_game,
     night_team,
-    pointing_order,
     pointing_step,
     resolve_night,
     side_verdict,
@@ -135,20 +133,6 @@ def test_summary_is_chinese_and_shows_the_row():
 
 
 # ---------------------------------------------------------------- 3.k–3.m the day
-
-
-def test_the_first_pointer_is_drawn_at_random():
-    """3.k “裁判随机抽取一张代表游戏者座次的牌，按牌上数字为开始发言者”."""
-    first = first_pointer(LIVING, random.Random(11))
-    assert first == first_pointer(LIVING, random.Random(11))
-    assert first in LIVING
-    draws = {first_pointer(LIVING, random.Random(seed)) for seed in range(200)}
-    assert draws == set(LIVING)
-
-
-def test_pointing_goes_clockwise():
-    """3.k “按牌上数字为开始发言者顺时针方向指认” (ascending seat numbers)."""
-    assert pointing_order((1, 4, 7, 9), 7) == (7, 9, 1, 4)
 
 
 def test_the_most_pointed_defends():

@@ -28,7 +28,6 @@ from killmod.rules.x import (
     check_win,
     first_kill_allowed,
     last_words_post,
-    majority_reached,
     new_game,
     resolve_night,
     table_row,
@@ -295,12 +294,6 @@ def test_most_votes_is_out():
     """3.19 “得票最多者视为被公决出局”."""
     step = tie_stage(VOTE, eliminated(K2))
     assert (step.stage, step.out, step.draw) == (None, K2, False)
-
-
-def test_majority_of_voters_settles_the_vote():
-    """Judge's phrase 15 “票已过半数 —— 票数过半，将被公决人选已确定”."""
-    assert majority_reached(7, 12) is True
-    assert majority_reached(6, 12) is False
 
 
 def test_first_tie_the_tied_speak_and_are_voted_again():

@@ -236,13 +236,6 @@ def vote_out(state: R10State, seat: int) -> OutResult:
     return OutResult(new, seat, tuple(shown), tuple(posts))
 
 
-def next_round_post(state: R10State) -> str:
-    """4.11 “直接从出局者的右手边第一名玩家开始在剩余玩家中重新指认杀手” (no night)."""
-    if not state.out:
-        return "第 1 轮：从1号玩家开始指认。"
-    return f"第 {state.round} 轮：从{state.out[-1]}号右手边第一名玩家开始，在剩余玩家中重新指认。"
-
-
 def count_knives(ballots: Mapping[int, str], living: Collection[int], defender: int) -> KnifeCount:
     """4.9–4.10 “你觉得他是杀手就举手动刀……各玩家举手示意。超过半数以上，则该玩家将直接出局”.
 

@@ -32,7 +32,6 @@ from killmod.rules.shared import (
     SeatsState,
     check_deal,
     check_player_count,
-    check_seat,
     deal_cards,
     dealt_roles,
     feedback,
@@ -40,7 +39,6 @@ from killmod.rules.shared import (
     knife_result_post,
     out_at_start,
     pointing_step,
-    seat_order,
     team_choice,
     with_document,
 )
@@ -121,12 +119,10 @@ __all__ = [
     "check_win",
     "count_knives",
     "deal",
-    "first_pointer",
     "judge_out",
     "knife_post",
     "new_game",
     "night_team",
-    "pointing_order",
     "pointing_step",
     "police_count",
     "resolve_night",
@@ -219,19 +215,6 @@ def _living(state: R20State, seat: int, what: str) -> int:
 
 
 # ---------------------------------------------------------------- the day
-
-
-def first_pointer(living: Collection[int], rng: random.Random) -> int:
-    """3.k “裁判随机抽取一张代表游戏者座次的牌，按牌上数字为开始发言者”."""
-    seats = sorted({check_seat(seat) for seat in living})
-    if not seats:
-        raise BadInput("场上没有存活的玩家。")
-    return rng.choice(seats)
-
-
-def pointing_order(living: Collection[int], start: int) -> tuple[int, ...]:
-    """3.k “顺时针方向指认” from ``start`` (ascending seat numbers, docs/rules/1.0.md)."""
-    return seat_order(living, start, clockwise=True)
 
 
 def count_knives(ballots: Mapping[int, str], living: Collection[int], defender: int) -> KnifeCount:

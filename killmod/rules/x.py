@@ -255,11 +255,6 @@ def check_first_kill(victim: str, previous_first_victim: str | None) -> None:
 # ---------------------------------------------------------------- the day vote
 
 
-def majority_reached(votes: int, voters: int) -> bool:
-    """Judge's phrase 15 “票已过半数 —— 票数过半，将被公决人选已确定”."""
-    return votes > voters // 2
-
-
 @dataclass(frozen=True)
 class TieStage:
     """Which vote of the day is running.
