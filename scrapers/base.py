@@ -317,3 +317,36 @@ def board_clock(html: str) -> datetime | None:
     offset, year, month, day, hour, minute = found.groups()
     zone = timezone(timedelta(hours=float(offset or 0)))
     return datetime(int(year), int(month), int(day), int(hour), int(minute), tzinfo=zone)
+
+
+# The thread every scraper's ``TESTS`` example is built from (each module's ``TESTS`` names
+# the page builder, the URL and the posts its format must yield from it): the judge's opening
+# post, a ballot a few seconds before 22:00 and one after it.
+EXAMPLE_THREAD = {
+    "tid": 3,
+    "title": "【投票】第一天",
+    "now": "2019-05-12T22:10:00+08:00",
+    "posts": [
+        {
+            "pid": 501,
+            "author": "法官",
+            "uid": 1,
+            "posted_at": "2019-05-12T21:00:05+08:00",
+            "body": "第一天投票，22:00 截止",
+        },
+        {
+            "pid": 502,
+            "author": "白开水",
+            "uid": 12,
+            "posted_at": "2019-05-12T21:59:30+08:00",
+            "body": "投 3 号",
+        },
+        {
+            "pid": 503,
+            "author": "花生米",
+            "uid": 13,
+            "posted_at": "2019-05-12T22:00:20+08:00",
+            "body": "投白开水",
+        },
+    ],
+}

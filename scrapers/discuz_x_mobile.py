@@ -42,6 +42,7 @@ from lxml import etree
 
 from killmod.core.model import Page, Post
 from scrapers.base import (
+    EXAMPLE_THREAD,
     Address,
     ScrapeError,
     drop,
@@ -269,34 +270,7 @@ TESTS = [
         "note": "the API's answer: pid, floor, uid, every time to the second",
         "site": "mobile_api_site",
         "args": {},
-        "thread": {
-            "tid": 3,
-            "title": "【投票】第一天",
-            "now": "2019-05-12T22:10:00+08:00",
-            "posts": [
-                {
-                    "pid": 501,
-                    "author": "法官",
-                    "uid": 1,
-                    "posted_at": "2019-05-12T21:00:05+08:00",
-                    "body": "第一天投票，22:00 截止",
-                },
-                {
-                    "pid": 502,
-                    "author": "白开水",
-                    "uid": 12,
-                    "posted_at": "2019-05-12T21:59:30+08:00",
-                    "body": "投 3 号",
-                },
-                {
-                    "pid": 503,
-                    "author": "花生米",
-                    "uid": 13,
-                    "posted_at": "2019-05-12T22:00:20+08:00",
-                    "body": "投白开水",
-                },
-            ],
-        },
+        "thread": EXAMPLE_THREAD,
         "url": "/api/mobile/index.php?version=4&module=viewthread&tid=3&ppp=1000&page=1",
         "posts": [
             {

@@ -66,6 +66,7 @@ from killmod.core.errors import BadInput
 from killmod.core.model import Page, Post, Precision
 from killmod.core.times import parse_board_time
 from scrapers.base import (
+    EXAMPLE_THREAD,
     Address,
     ScrapeError,
     document,
@@ -602,34 +603,7 @@ TESTS = [
         "note": "a phpBB 3.3 board (examples/profiles/phpbb3.toml): pid, uid, seconds, no floor",
         "site": "phpbb_site",
         "args": {},
-        "thread": {
-            "tid": 3,
-            "title": "【投票】第一天",
-            "now": "2019-05-12T22:10:00+08:00",
-            "posts": [
-                {
-                    "pid": 501,
-                    "author": "法官",
-                    "uid": 1,
-                    "posted_at": "2019-05-12T21:00:05+08:00",
-                    "body": "第一天投票，22:00 截止",
-                },
-                {
-                    "pid": 502,
-                    "author": "白开水",
-                    "uid": 12,
-                    "posted_at": "2019-05-12T21:59:30+08:00",
-                    "body": "投 3 号",
-                },
-                {
-                    "pid": 503,
-                    "author": "花生米",
-                    "uid": 13,
-                    "posted_at": "2019-05-12T22:00:20+08:00",
-                    "body": "投白开水",
-                },
-            ],
-        },
+        "thread": EXAMPLE_THREAD,
         "url": "/viewtopic.php?f=2&t=3",
         "profile": "examples/profiles/phpbb3.toml",
         "posts": [
