@@ -71,8 +71,6 @@ def remind(
     from killmod.usecases.provisional import NOW
     from killmod.usecases.tally import count_so_far
 
-    if post_url and roster_path:
-        raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
     with Game.using(None if roster_path else db_path) as game:
         counted = count_so_far(
             source,

@@ -146,6 +146,10 @@ def speaker(command: Callable) -> Callable:
             cookies, timeout = kwargs.pop("cookies"), kwargs.pop("timeout")
         speaking = Speaker(cookies, timeout, interval, yes)
         if kwargs.get("post_url"):
+            if kwargs.get("roster_path"):
+                from killmod.core.errors import BadInput
+
+                raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
             speaking.options("--post 发帖")  # refused before anything is recorded
         if kwargs.get("send"):
             speaking.options("--send 发站内短信")

@@ -127,8 +127,6 @@ def tally(
             "--post 只发公告（--format bbcode 或 text），不能与 --format json/audit 或 "
             "--print-secrets 同用。"
         )
-    if post_url and roster_path:
-        raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
     if not roster_path and not Path(db_path).exists() and None in (source, deadline):
         missing = "和".join(
             word
