@@ -1,6 +1,6 @@
 """Every scraper fed damaged pages: a correct reading or a clear error, never fewer posts.
 
-A bounded run of the mutation fuzzer of ``tests/fuzzing.py`` (its docstring states the
+A bounded run of the mutation fuzzer of ``tests/support/fuzzing.py`` (its docstring states the
 invariants checked): ``PER_KIND`` mutations of each kind for each scraper, the same every
 run (seeded).  ``python -m bench.fuzz --minutes N`` runs it for longer with fresh seeds.  Below
 the fuzzing, one example of each kind of damage the fuzzer found slipping through, each

@@ -8,7 +8,7 @@ its ``Content-Length`` must be given.  Every request's path and query is recorde
 ``server.requests``, and its headers in ``server.headers``.
 
 A site that has a ``handle(method, path_and_query, headers, body)`` method answers every
-request through it, POSTs included (a board that takes forms: ``tests/fakeboard.py``);
+request through it, POSTs included (a board that takes forms: ``tests/support/fakeboard.py``);
 a POST to any other site is a 405.
 """
 
