@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal, NamedTuple
 
 from killmod.core.model import Roster
@@ -108,9 +109,15 @@ _NIGHT_VERBS = {  # choice: (its verbs, the first characters they start with)
     "pact": (r"(?:生死[状狀])", "生"),
     "guard": (r"(?:守[护護]|守)", "守"),
 }
-NIGHT = {
-    option: _grammar(verb, first + "弃棄放a") for option, (verb, first) in _NIGHT_VERBS.items()
-}
+
+
+@cache
+def night_grammar(option: str) -> Grammar:
+    """The grammar of one night choice (a key of ``_NIGHT_VERBS``), compiled when first
+    asked for: a day's tally reads none of them, and a command starts sooner."""
+    verb, first = _NIGHT_VERBS[option]
+    return _grammar(verb, first + "弃棄放a")
+
 
 # A seat: 5, 5号, 5號, 5#, #5, 五号, 十二号, 二十九号, 两号.  Digits followed by a time,
 # a floor or a count (22:00, 5楼, 3票) are not a seat.
@@ -189,7 +196,7 @@ class BallotReader:
     """Reads post texts for vote intents against one roster, with ``grammar``'s verbs.
 
     ``bare``: a post that is nothing but a target is a vote for it (a ballot); a night
-    action (``NIGHT``) names its verb.
+    action (``night_grammar``) names its verb.
     """
 
     def __init__(self, roster: Roster, grammar: Grammar = VOTE, *, bare: bool = True) -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from killmod.ballots.votes import _NIGHT_VERBS, NIGHT, BallotReader
+from killmod.ballots.votes import _NIGHT_VERBS, BallotReader, night_grammar
 from killmod.core.errors import BadInput
 from killmod.core.model import Roster
 from killmod.game.state import rule_set_of
@@ -166,7 +166,8 @@ def _read_letters(
     """Each letter read for the choices its writer has tonight; the last one of each
     writer's choice taken."""
     readers = {
-        skill.option: BallotReader(roster, NIGHT[skill.option], bare=False) for skill in skills
+        skill.option: BallotReader(roster, night_grammar(skill.option), bare=False)
+        for skill in skills
     }
     reads: list[Read] = []
     for letter in letters:
