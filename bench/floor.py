@@ -17,15 +17,25 @@ from urllib.parse import urlsplit
 from lxml import html
 
 
+def connect(url: str) -> http.client.HTTPConnection:
+    """A keep-alive connection to ``url``'s host."""
+    parts = urlsplit(url)
+    return http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=30)
+
+
+def fetch(connection: http.client.HTTPConnection, url: str) -> bytes:
+    """The body at ``url``, asked over ``connection``."""
+    parts = urlsplit(url)
+    connection.request("GET", f"{parts.path}?{parts.query}" if parts.query else parts.path)
+    return connection.getresponse().read()
+
+
 def read(urls: list[str]) -> int:
     """Fetch and parse ``urls`` over one connection; the number of bytes read."""
-    first = urlsplit(urls[0])
-    connection = http.client.HTTPConnection(first.hostname, first.port or 80, timeout=30)
+    connection = connect(urls[0])
     size = 0
     for url in urls:
-        parts = urlsplit(url)
-        connection.request("GET", f"{parts.path}?{parts.query}" if parts.query else parts.path)
-        body = connection.getresponse().read()
+        body = fetch(connection, url)
         html.fromstring(body)
         size += len(body)
     connection.close()

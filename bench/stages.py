@@ -14,17 +14,16 @@ a command (start, imports, the count, the document) are ``bench.run``'s start ro
 from __future__ import annotations
 
 import argparse
-import http.client
 import pickle
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from lxml import html as lxml_html
 
+from bench.floor import connect, fetch
 from bench.run import SHANGHAI, big_thread, page_urls, unpaced_board
 from killmod.fetch.cache import PageCache, ParsedPage
 from killmod.fetch.http import Fetcher, FetchOptions
@@ -46,31 +45,22 @@ def per_page(stage: Callable[[], object], pages: int) -> float:
     return best / pages * 1000
 
 
-def stages(urls: list[str]) -> list[tuple[str, float]]:
+def stages(urls: list[str], fetcher: Fetcher, cache: PageCache) -> list[tuple[str, float]]:
     n = len(urls)
-    first = urlsplit(urls[0])
-    connection = http.client.HTTPConnection(first.hostname, first.port, timeout=30)
-
-    def floor_fetch() -> list[bytes]:
-        bodies = []
-        for url in urls:
-            parts = urlsplit(url)
-            connection.request("GET", f"{parts.path}?{parts.query}")
-            bodies.append(connection.getresponse().read())
-        return bodies
-
-    fetcher = Fetcher(FetchOptions())
+    connection = connect(urls[0])
     fetched = [fetcher.fetch(url) for url in urls]
     bodies = [page.body for page in fetched]
     texts = [decode_html(page.body, page.header_charset) for page in fetched]
     parsed = [parse_page(page, tz=SHANGHAI, forum=discuz_x.NAME)[1] for page in fetched]
-    cache = PageCache(Path(tempfile.mkdtemp(prefix="killmod-stages-")))
     kept = [
         ParsedPage(discuz_x.NAME, SHANGHAI.key, page, discuz_x.fingerprint(body))
         for page, body in zip(parsed, bodies, strict=True)
     ]
-    return [
-        ("fetch: http.client, keep-alive (the floor's)", per_page(floor_fetch, n)),
+    rows = [
+        (
+            "fetch: http.client, keep-alive (the floor's)",
+            per_page(lambda: [fetch(connection, u) for u in urls], n),
+        ),
         (
             "fetch: killmod's Fetcher (requests)",
             per_page(lambda: [fetcher.fetch(u) for u in urls], n),
@@ -104,6 +94,8 @@ def stages(urls: list[str]) -> list[tuple[str, float]]:
             per_page(lambda: [pickle.loads(pickle.dumps(p)) for p in parsed], n),
         ),
     ]
+    connection.close()
+    return rows
 
 
 def main() -> None:
@@ -111,12 +103,15 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=100, help="pages of the thread (≥ 2)")
     pages = max(parser.parse_args().pages, 2)
     thread = big_thread(pages)
-    with unpaced_board(thread) as (base, _server, _env):
+    with (
+        unpaced_board(thread) as (base, _server, _env),
+        Fetcher(FetchOptions()) as fetcher,
+        tempfile.TemporaryDirectory(prefix="killmod-stages-") as folder,
+    ):
         urls = page_urls(base, thread)
-        with Fetcher(FetchOptions()) as warm:  # every answer rendered once: the board only sends
-            for url in urls:
-                warm.fetch(url)
-        rows = stages(urls)
+        for url in urls:  # every answer rendered once: the board only sends
+            fetcher.fetch(url)
+        rows = stages(urls, fetcher, PageCache(Path(folder)))
     width = max(len(name) for name, _ in rows)
     python = sys.version.split()[0]
     print(f"ms per page, best of {PASSES} passes over {pages} pages (Python {python}):")
