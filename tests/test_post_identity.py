@@ -176,6 +176,24 @@ def test_a_name_folds_the_same_in_ballots_and_authors():
     assert fold("Tom²") != fold("Tom2")
 
 
+@pytest.mark.parametrize(
+    ("traditional", "simplified"),
+    [
+        ("歐逆醬", "欧逆酱"),
+        ("棄權", "弃权"),
+        ("投給十二號", "投给十二号"),
+        ("紅葉晚瀟瀟", "红叶晚潇潇"),
+    ],
+)
+def test_traditional_and_simplified_fold_to_one_text(traditional, simplified):
+    assert fold(traditional) == fold(simplified) == simplified
+
+
+def test_a_name_in_simplified_is_the_same_as_in_traditional_and_nothing_else_changes():
+    assert fold("ＡＫＯ 後來") == "ako 后来"
+    assert fold("ako") == "ako"
+
+
 # --- edit notices -----------------------------------------------------------------------------
 
 

@@ -1,10 +1,12 @@
 """How forum names and post text are compared: one folding everywhere.
 
 ``fold`` is what the tally reads ballots and names through: width, case and compatibility
-forms folded (NFKC, casefold), every Unicode format character (category Cf: zero-width
-spaces and joiners, bidi marks and isolates, the soft hyphen, the word joiner, tags…)
-dropped, whitespace runs as one space.  Superscript and subscript digits are not folded
-into digits: "投⁵" is no vote for seat 5, and "Tom²" no "Tom2".
+forms folded (NFKC, casefold), traditional characters as simplified (OpenCC's ``t2s``, the
+standard converter: 歐逆醬 and 欧逆酱 are one name, 棄權 is 弃权), every Unicode format
+character (category Cf: zero-width spaces and joiners, bidi marks and isolates, the soft
+hyphen, the word joiner, tags…) dropped, whitespace runs as one space.  Superscript and
+subscript digits are not folded into digits: "投⁵" is no vote for seat 5, and "Tom²" no
+"Tom2".
 
 ``shown`` is a name as the board shows it, for telling a player from a lookalike: two
 names that are the same only after ``fold`` are different accounts.
@@ -39,8 +41,8 @@ _SPACES = re.compile(r"\s+")
 
 @lru_cache(maxsize=4096)  # a thread of thousands of posts has a few dozen authors
 def fold(text: str) -> str:
-    """NFKC (superscript and subscript digits aside), case-folded, format characters (Cf)
-    dropped, whitespace runs as one space."""
+    """NFKC (superscript and subscript digits aside), traditional as simplified, case-folded,
+    format characters (Cf) dropped, whitespace runs as one space."""
     text = text.translate(_FORMAT)
     if _SCRIPT_DIGITS.search(text):
         kept = _SCRIPT_DIGITS.split(text)
@@ -51,7 +53,23 @@ def fold(text: str) -> str:
         )
     else:
         text = unicodedata.normalize("NFKC", text).casefold()
+    if not text.isascii():
+        text = _simplified(text)
     return _SPACES.sub(" ", text).strip()
+
+
+def _simplified(text: str) -> str:
+    """``text`` with traditional characters written as simplified (OpenCC ``t2s``)."""
+    return _t2s().convert(text)
+
+
+@lru_cache(maxsize=1)
+def _t2s():
+    """OpenCC's traditional-to-simplified converter, made when first needed (its
+    dictionaries load in a few milliseconds; an ASCII-only command never loads them)."""
+    import opencc
+
+    return opencc.OpenCC("t2s")
 
 
 def shown(name: str) -> str:
