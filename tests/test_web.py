@@ -95,6 +95,7 @@ def test_pages_are_not_cached_framed_or_given_outside_scripts(tmp_path: Path):
     assert answer.headers["X-Frame-Options"] == "DENY"
     assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
     html = answer.get_data(as_text=True)
+    assert f'name="csrf" value="{page.csrf}"' in html  # every form carries its token
     assert (
         "/static/htmx.min.js" in html
         and "http" not in html.split("<body")[0].replace('content="width', "").split("<title>")[0]

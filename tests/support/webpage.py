@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -38,7 +38,7 @@ def vote_thread(board: FakeBoard, ballots: dict[int, str], at: datetime) -> Fake
     seat a minute apart."""
     posts = [FakePost(81001, *JUDGE, at, "【第一天投票帖】", time_style="absolute")]
     for n, (seat, body) in enumerate(sorted(ballots.items()), start=1):
-        moment = at.replace(minute=at.minute + n)
+        moment = at + timedelta(minutes=n)
         posts.append(
             FakePost(81001 + n, name(seat), uid(seat), moment, body, time_style="absolute")
         )
