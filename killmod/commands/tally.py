@@ -243,7 +243,12 @@ def _so_far(
             note(notes)
         return
     post(speaker.capture(render_provisional(counted, fmt, templates)))
-    judge_notes(counted.result, templates, print_secrets=print_secrets and fmt != "json")
+    judge_notes(
+        counted.result,
+        templates,
+        print_secrets=print_secrets and fmt != "json",
+        game_file=game is not None,
+    )
     if as_of is None:
         note(
             "截止时间还没到：上面是截至现在的临时票型（非最终结果），没有记录。"
@@ -300,14 +305,16 @@ def _outputs(
     if print_secrets and fmt != "json":
         secrets = _secrets(result, templates)
         public += "\n" + secrets if secrets.strip() else ""
-    return public, _notes(result, templates)
+    return public, _notes(result, templates, game_file=game is not None)
 
 
-def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: bool) -> None:
+def judge_notes(
+    result: TallyResult, templates: Path | None, *, print_secrets: bool, game_file: bool = True
+) -> None:
     """The tally's notes for the judge on stderr (times to the minute, slips of the pen,
-    how many posts a hidden effect left uncounted); with ``--print-secrets`` whose posts
-    those are, on stdout after the post."""
-    notes = _notes(result, templates)
+    loose readings, names nobody has, how many posts a hidden effect left uncounted); with
+    ``--print-secrets`` whose posts those are, on stdout after the post."""
+    notes = _notes(result, templates, game_file=game_file)
     if notes:
         note(notes)
     if print_secrets:
@@ -316,12 +323,13 @@ def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: b
             post("\n" + secrets)
 
 
-def _notes(result: TallyResult, templates: Path | None) -> str:
+def _notes(result: TallyResult, templates: Path | None, *, game_file: bool = True) -> str:
     from killmod.announce.views import tally_notes_view
 
-    view = tally_notes_view(result)
+    view = tally_notes_view(result, game_file=game_file)
     # The bundled notes say nothing when there is nothing to note: no template to render.
-    if templates is None and not (view.values["flags"] or view.values["hidden"]):
+    noted = ("flags", "hidden", "loose", "unsure", "unknown")
+    if templates is None and not any(view.values[key] for key in noted):
         return ""
     from killmod.announce.render import render_public
 

@@ -43,6 +43,18 @@ _SPACES = re.compile(r"\s+")
 def fold(text: str) -> str:
     """NFKC (superscript and subscript digits aside), traditional as simplified, case-folded,
     format characters (Cf) dropped, whitespace runs as one space."""
+    text = unscripted(text)
+    return text if text.isascii() else _simplified(text)
+
+
+def unscripted(text: str) -> str:
+    """``fold`` without the traditional-to-simplified step: the script as written.
+
+    OpenCC's ``t2s`` maps each character to one (every CJK code point, checked), so where
+    the two have the same length a span of ``fold(text)`` is the same span here: the
+    ballot reader reads a name in ``fold`` and tells from this one whether the voter wrote
+    it in another script than the roster's (歐逆醬 written 欧逆酱).
+    """
     text = text.translate(_FORMAT)
     if _SCRIPT_DIGITS.search(text):
         kept = _SCRIPT_DIGITS.split(text)
@@ -53,8 +65,6 @@ def fold(text: str) -> str:
         )
     else:
         text = unicodedata.normalize("NFKC", text).casefold()
-    if not text.isascii():
-        text = _simplified(text)
     return _SPACES.sub(" ", text).strip()
 
 
