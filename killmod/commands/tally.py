@@ -199,6 +199,38 @@ def _tally(
             note(notes)
 
 
+def recount(
+    game: Game,
+    source: str | None,
+    *,
+    fmt: str,
+    templates: Path | None,
+    fetching: FetchOptions,
+    **options,
+) -> None:
+    """The vote counted again as ``killmod tally`` counts it without ``--record`` (the count
+    so far before the deadline, the final count after it), after a step that changes how
+    ballots read (``killmod alias``); ``options`` are the tally's (deadline, round, edits,
+    ambiguous time, rulings, forum, profile)."""
+    from killmod.commands.speak import DEFAULT_INTERVAL
+
+    speaker = Speaker(fetching.cookies, fetching.timeout, DEFAULT_INTERVAL, yes=False)
+    shared = {
+        "roster": None,
+        "phase": None,
+        "fmt": fmt,
+        "print_secrets": False,
+        "templates": templates,
+        "fetching": fetching,
+        "speaker": speaker,
+        **options,
+    }
+    if fmt in ("bbcode", "text"):
+        _so_far(game, source, as_of=None, **shared)
+    else:
+        _tally(game, source, record=False, replace_record=False, early=False, **shared)
+
+
 def tally_handout(
     result: TallyResult,
     game: Game | None,
