@@ -187,8 +187,8 @@ _NEAR_MISS = 0.6
 _FILLER = " ,.!?;:~。、'\"“”‘’()[]【】<>《》=*-#"
 # A name ending in a latin letter or digit does not run on into more of them (meer2).
 _RUN_ON = re.compile("[0-9a-z_]")
-# The latin start of an unknown token glued to Chinese talk (vote:kp希望你是兵长 names kp).
-_LATIN_START = re.compile(r"[0-9a-z_]+(?=[\u3400-\u9fff])")
+# The latin start of a token: glued to Chinese talk, the name (vote:kp希望你是兵长 names kp).
+_LATIN_RUN = re.compile("[0-9a-z_]+")
 # At least this many letters (Chinese characters or latin letters) make a part of a name.
 _PART_LETTERS = 2
 
@@ -479,8 +479,10 @@ class BallotReader:
         if token is None:
             return None
         core = token.group().rstrip(_PARTICLES)
-        latin = _LATIN_START.match(core)
-        core = (latin.group() if latin else core).rstrip("#*~=-")
+        latin = _LATIN_RUN.match(core)
+        if latin and _CJK.match(core, latin.end()):
+            core = latin.group()
+        core = core.rstrip("#*~=-")
         if not core or len(core) > _NAME_MAX or core[0].isdigit():
             return None
         suggestion, core = self._nearest(core)
