@@ -182,15 +182,25 @@ def test_the_audit_and_the_judges_notes_say_how_each_ballot_was_read(game, day_1
     assert "读到：2号 红叶晚潇潇、7号 红叶子" in rows["6楼"]
     assert 'killmod alias 5 "kp"' in rows["7楼"] and "是否想投 5号 kingpin" in rows["7楼"]
     assert 'killmod alias 6 "鱼"' in rows["10楼"]
-    assert "撤票（unvote）：规则里没有撤票，之前的票仍然有效" in rows["17楼"]
+    assert "unvote 撤票：规则里没有撤票，之前的票仍然有效" in rows["17楼"]
 
     done = tally(game, day_1)  # the post, and the judge's notes on stderr
     post, notes = ok(done), done.stderr
     assert "被投出局" in post and "killmod" not in post  # the notes never reach the post
+    assert (
+        "6楼 kingpin（5号）：名字的一部分同时是几名玩家的名字，无法确定"
+        "（2号 红叶晚潇潇、7号 红叶子）" in post
+    )
+    assert "7楼 咸鱼王（6号）：无法识别投票对象" in post
+    lines = notes.splitlines()
+    assert lines[0] == "—— 请法官留意（不要贴到投票帖）——" and "" not in lines  # one a line
     assert "16楼（1号）：「欧逆酱」按名字（繁简体与名单不同）读作 1号 歐逆醬，已计入" in notes
     assert "5楼（4号）：「红叶晚」按名字的一部分（繁简体与名单不同）读作 2号 红叶晚潇潇" in notes
     assert "8楼（7号）：「saky」按名字的一部分读作 3号 sakyas，已计入" in notes
-    assert "是不止一名玩家名字的一部分（2号 红叶晚潇潇、7号 红叶子），无法确定，未计入" in notes
+    assert (
+        "6楼（5号）：「vote 红叶」里的名字是不止一名玩家名字的一部分"
+        "（2号 红叶晚潇潇、7号 红叶子），无法确定，未计入" in notes
+    )
     assert "7楼（6号）：「kp」不是名单上的名字（是否想投 5号 kingpin？未计入）。" in notes
     assert '记为别名并重新计票：killmod alias 5 "kp"' in notes
     assert '记为别名并重新计票：killmod alias 9 "月下独饮"' in notes

@@ -263,6 +263,11 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
             "blocked": {v.pid for v in result.verdicts if "banned" in v.notes},
             "suggestions": suggestions(result),
             "voted_out": result.outcome.seat if result.outcome.kind == "eliminated" else None,
+            "parts": {
+                v.pid: v.detail
+                for v in result.verdicts
+                if v.verdict == "ambiguous" and v.read_as == "part"
+            },
         }
     )
 
