@@ -65,9 +65,11 @@ def alias(
     profile_path: Path | None,
     fetching,
 ) -> None:
-    """把玩家投票时用的昵称记为一个座位的别名（如 kp、鱼；killmod undo 可撤销），
-    然后像 killmod tally 一样重新计票：审计里“不是名单上的名字”的投票对象，
-    后面就写着这条命令。投票帖和截止时间默认用游戏文件记下的；本轮的计票已经记录时，
+    """记下昵称（如 kp、鱼）是哪个座位的别名，并重新计票。
+
+    审计和给法官的提示里，“不是名单上的名字”的投票对象后面就写着这条命令，如
+    killmod alias 5 "kp"。别名记进游戏文件（killmod undo 可撤销），
+    然后像 killmod tally 一样重新计票：投票帖和截止时间默认用游戏文件记下的。本轮的计票已经记录时，
     按提示用 killmod tally --record --replace 重新记录。"""
     from killmod.announce.outputs import note
     from killmod.commands.tally import recount
