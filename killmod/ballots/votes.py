@@ -291,9 +291,17 @@ class BallotReader:
                 return (
                     Reading("none", fragment=unvote.group(), unvote=True) if unvote else _NO_INTENT
                 )
-        if chosen is not None and reading.kind == "vote":
-            script = chosen.read_as != "seat" and self._script(text, norm, chosen)
-            reading = replace(reading, detail=norm[chosen.start : chosen.end], script=script)
+        if chosen is not None and reading.kind == "vote":  # made anew: replace() is slower
+            return Reading(
+                "vote",
+                reading.target,
+                reading.outsider,
+                fragment=reading.fragment,
+                detail=norm[chosen.start : chosen.end],
+                read_as=reading.read_as,
+                script=chosen.read_as != "seat" and self._script(text, norm, chosen),
+                follow=follow,
+            )
         return replace(reading, follow=True) if follow else reading
 
     def _target_at(self, text: str, pos: int) -> _Target | None:
