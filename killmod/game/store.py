@@ -78,6 +78,7 @@ KIND_NAMES = {
     "vote_opened": "开始投票（截止时间）",
     "board": "论坛上的发帖和站内短信",
     "judge": "法官的论坛 uid",
+    "alias": "别名",
 }
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
@@ -674,6 +675,9 @@ class Game:
                 if event.data["new"] in queue:
                     queue.remove(event.data["new"])
                 warnings.pop(seat, None)  # a new holder starts without warnings
+            elif event.kind == "alias":  # ``killmod alias``: a name players vote with
+                player = players[seat]
+                players[seat] = replace(player, aliases=(*player.aliases, event.data["alias"]))
             elif event.kind == "judge":  # ``killmod judge``: a judge's uid after the set-up
                 if event.data["name"] not in judges:
                     judges.append(event.data["name"])
