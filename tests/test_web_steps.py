@@ -258,9 +258,24 @@ def test_the_lurkers_count_and_its_warnings_are_what_lurkers_prints(tmp_path: Pa
     assert twice.status_code == 422 and "已经记录过" in twice.get_data(as_text=True)
 
 
+def test_an_alias_is_recorded_as_alias_says(tmp_path: Path, serve_site):
+    day = Day(tmp_path, serve_site, FIVE_OUT)
+    twin = day.twin()
+    seat_like = day.page.post("/alias", {"seat": "4", "alias": "5号"})
+    assert seat_like.status_code == 422
+    assert "不能作别名" in error_beside(seat_like.get_data(as_text=True), "alias")
+    done = day.page.post("/alias", {"seat": "4", "alias": "四哥"})
+    assert done.status_code == 200, done.get_data(as_text=True)
+    printed = run("alias", 4, "四哥", "--db", twin)
+    html = done.get_data(as_text=True)
+    shown = re.search(r'<div class="done" role="status" id="done">(.*?)</div>', html, re.S)[1]
+    assert shown == printed.stderr.splitlines()[0]
+    assert 'href="/vote?count=1"' in html or 'id="hint"' in html
+
+
 def test_todays_buttons_reach_every_step(tmp_path: Path, serve_site):
     day = Day(tmp_path, serve_site, FIVE_OUT)
     today = day.page.get("/").get_data(as_text=True)
-    for address in ("/lurkers", "/sub", "/out", "/leave", "/penalty"):
+    for address in ("/lurkers", "/sub", "/out", "/leave", "/alias", "/penalty"):
         assert f'href="{address}"' in today
         assert day.page.get(address).status_code == 200

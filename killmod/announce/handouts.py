@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from killmod.game.delivery import Handout
     from killmod.game.penalties import Penalty
     from killmod.game.store import Event, Game
+    from killmod.usecases.alias import Alias
     from killmod.usecases.history import Chronicle
     from killmod.usecases.lottery import Lottery, Reveal
     from killmod.usecases.lurkers import Leave
@@ -295,3 +296,8 @@ def penalty_note(recorded: Penalty, templates: Path | None) -> str:
 
     shown = replace(recorded, camp=None)
     return render_public("penalty.text.j2", templates, record_view(penalty=shown))
+
+
+def alias_note(done: Alias) -> str:
+    """What ``alias`` tells the judge it recorded."""
+    return f"已记下：「{done.alias}」是 {done.seat}号 {done.name} 的别名（killmod undo 可撤销）。"

@@ -1,5 +1,6 @@
-"""The judge's steps on one seat: 替补 (``sub``), 出局 (``out``), 请假 (``leave``) and 处罚
-(``penalty``) — each a form, each through the use case its command calls."""
+"""The judge's steps on one seat: 替补 (``sub``), 出局 (``out``), 请假 (``leave``), 处罚
+(``penalty``) and 别名 (``alias``) — each a form, each through the use case its command
+calls."""
 
 from __future__ import annotations
 
@@ -7,10 +8,17 @@ from zoneinfo import ZoneInfo
 
 from flask import Blueprint, request
 
-from killmod.announce.handouts import leave_note, out_handout, penalty_note, sub_handout
+from killmod.announce.handouts import (
+    alias_note,
+    leave_note,
+    out_handout,
+    penalty_note,
+    sub_handout,
+)
 from killmod.announce.outputs import Outputs
 from killmod.announce.views import public_roster
 from killmod.core.errors import SEAT, BadInput, KillmodError, about
+from killmod.usecases.alias import record_alias
 from killmod.usecases.gamefile import last_step
 from killmod.usecases.lurkers import record_leave
 from killmod.usecases.night import announcement_time
@@ -18,6 +26,7 @@ from killmod.usecases.out import judge_outs, record_out
 from killmod.usecases.penalty import penalty_kinds, record_penalty
 from killmod.usecases.status import game_status
 from killmod.usecases.sub import substitute
+from killmod.usecases.tally import recount_hint
 from killmod.web.board import remember_post
 from killmod.web.pages import capturing, game, refusal, settings, show
 
@@ -26,6 +35,7 @@ FORMAT = "bbcode"  # the commands' default post format
 SUB_FIELDS = {SEAT: "seat", "替补": "name", "--uid": "uid", "--at": "at"}
 OUT_FIELDS = {SEAT: "seat", "--reason": "reason", "--round": "round", "--at": "at"}
 LEAVE_FIELDS = {SEAT: "seat", "--day": "day", "--note": "note"}
+ALIAS_FIELDS = {SEAT: "seat", "别名": "alias"}
 PENALTY_FIELDS = {SEAT: "seat", "--round": "round", "--kind": "kind", "--choice": "choice"}
 
 
@@ -202,3 +212,26 @@ def penalty_record():
     return _form(
         "web/penalty.html.j2", {}, done=penalty_note(recorded, settings().templates).rstrip("\n")
     )
+
+
+# --- 别名 ---------------------------------------------------------------------------------
+
+
+@pages.get("/alias")
+def alias():
+    """别名: a nickname players vote with (kp, 鱼) becomes a seat's alias."""
+    return _form("web/alias.html.j2")
+
+
+@pages.post("/alias")
+def alias_record():
+    """The alias recorded (``killmod alias``); then the vote counted again on 计票, or what
+    to do when the round's count is recorded already."""
+    try:
+        seat = _seat()
+        with game() as opened:
+            done = record_alias(opened, seat, request.form.get("alias", ""))
+            hint = recount_hint(opened, None, None)
+    except KillmodError as error:
+        return _form("web/alias.html.j2", **refusal(error, ALIAS_FIELDS)), 422
+    return _form("web/alias.html.j2", {}, done=alias_note(done), hint=hint or "", recorded=True)

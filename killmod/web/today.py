@@ -45,6 +45,7 @@ def other_steps(outs: bool, penalties: bool) -> list[tuple[str, str]]:
     if outs:
         steps.append(("法官判出局", url_for("seats.out")))
     steps.append(("请假", url_for("seats.leave")))
+    steps.append(("别名", url_for("seats.alias")))
     if penalties:
         steps.append(("犯规处罚", url_for("seats.penalty")))
     return steps
