@@ -17,9 +17,16 @@ from click.testing import CliRunner
 import killmod.usecases.lottery as lottery_usecase
 from killmod.commands.cli import main
 from tests.support.boardgames import GAME_TID, uid
-from tests.support.gamefiles import TID, name
+from tests.support.gamefiles import JUDGE, TID, name
 from tests.support.pagebuilder import SHANGHAI, FakePost
-from tests.support.webpage import board_for_a_12_game, let_in, roster_form, text_box, vote_thread
+from tests.support.webpage import (
+    board_for_a_12_game,
+    judge_cookies,
+    let_in,
+    roster_form,
+    text_box,
+    vote_thread,
+)
 
 OPENED = datetime(2024, 3, 1, 19, 0, tzinfo=SHANGHAI)
 DEADLINE = "2024-03-01 22:00"
@@ -279,3 +286,59 @@ def test_todays_buttons_reach_every_step(tmp_path: Path, serve_site):
     for address in ("/lurkers", "/sub", "/out", "/leave", "/alias", "/penalty"):
         assert f'href="{address}"' in today
         assert day.page.get(address).status_code == 200
+
+
+# --- 夜晚 from the inbox ------------------------------------------------------------------
+
+
+def roles(db: Path) -> dict[str, list[int]]:
+    """The seats dealt each role (the test reads the game file as the judge's page may not)."""
+    from killmod.game.store import Game
+
+    found: dict[str, list[int]] = {}
+    with Game.open(db) as opened:
+        for player in opened.roster().players:
+            found.setdefault(player.role, []).append(player.seat)
+    return found
+
+
+def test_a_night_read_from_the_inbox_is_checked_then_recorded_as_night_from_pm_records_it(
+    tmp_path: Path, serve_site
+):
+    day = Day(tmp_path, serve_site, FIVE_OUT)
+    day.record_vote()  # 5 out: next is night 2, from the vote's deadline on
+    cookies = judge_cookies(day.base, tmp_path)
+    killers = [seat for seat in roles(day.db)["杀手"] if seat not in (5, 16)]
+    target = next(seat for seat in range(1, 16) if seat not in (5, *killers))
+    letter_at = datetime(2024, 3, 1, 23, 0, tzinfo=SHANGHAI)
+    day.board.write(uid(killers[0]), JUDGE[1], f"杀{target}号", letter_at)
+    twin = day.twin()
+    until = "2024-03-02 08:00"
+    reading = {"night": "2", "until": until, "board": day.game_url}
+
+    unsigned = day.page.post("/night/inbox", reading)
+    assert unsigned.status_code == 422 and "还没有登录论坛" in unsigned.get_data(as_text=True)
+    imported = day.page.post("/login/cookies", {"cookies": (cookies.open("rb"), "cookies.txt")})
+    assert imported.status_code == 200
+    future = day.page.post("/night/inbox", {**reading, "until": "2099-01-01 08:00"})
+    assert "还没到" in error_beside(future.get_data(as_text=True), "early")
+
+    read = day.page.post("/night/inbox", reading)
+    assert read.status_code == 200, read.get_data(as_text=True)
+    html = read.get_data(as_text=True)
+    assert "仅法官可见" in html and f"杀{target}号" in html
+    assert re.search(rf'<option value="{target}" selected>', html)  # the form filled in
+    assert "第 2 夜：读到 1 条站内短信，采用 1 条，不计 0 条。" in html
+    (kept,) = day.private.glob("night2-inbox*.txt")
+    assert "下一步：第 2 轮夜晚" in day.status()  # nothing recorded
+
+    night = day.page.post("/night", {"night": "2", "kill": str(target), "at": "2024-03-02 08:30"})
+    assert night.status_code == 200, night.get_data(as_text=True)
+    printed = run(
+        "night", "--round", 2, "--from-pm", "--board", day.game_url, "--until", until,
+        "--at", "2024-03-02 08:30", "--cookies", cookies, "--yes", "--db", twin,
+    )  # fmt: skip
+    assert printed.exit_code == 0, printed.output
+    assert text_box(night.get_data(as_text=True), "step-post") == printed.stdout
+    (theirs,) = (twin.parent / "killmod-private").glob("night2-inbox*.txt")
+    assert kept.read_text(encoding="utf-8") == theirs.read_text(encoding="utf-8")

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from killmod.game.store import Event, Game
     from killmod.usecases.alias import Alias
     from killmod.usecases.history import Chronicle
+    from killmod.usecases.inbox import InboxNight
     from killmod.usecases.lottery import Lottery, Reveal
     from killmod.usecases.lurkers import Leave
     from killmod.usecases.night import RecordedNight
@@ -121,6 +122,24 @@ def night_handout(
         return handout
 
     return hand_out
+
+
+def inbox_notes(reading: InboxNight) -> list[str]:
+    """What the judge is told of a night read from his inbox: how many letters, taken and
+    not, and those in the deadline's minute — never anyone's action."""
+    taken = sum(1 for read in reading.reads if read.verdict == "taken")
+    others = len(reading.reads) - taken
+    notes = [
+        f"第 {reading.night} 夜：读到 {len(reading.reads)} 条站内短信，"
+        f"采用 {taken} 条，不计 {others} 条。"
+    ]
+    minute = sum(1 for read in reading.reads if read.flag == "time_ambiguous")
+    if minute:
+        notes.append(
+            f"请法官留意：{minute} 条站内短信与截止同一分钟（论坛只显示到分钟，可能在截止之后），"
+            "已照计，见私密文件。"
+        )
+    return notes
 
 
 def _night_number(night_no: int) -> Callable[[Event], bool]:

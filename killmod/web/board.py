@@ -32,7 +32,8 @@ def _announcement() -> Announcement:
     return found
 
 
-def _options() -> BoardOptions:
+def board_options() -> BoardOptions:
+    """The judge's board session (the private folder's cookies), refused when there is none."""
     cookies = settings().board_cookies
     if not cookies.exists():
         raise BadInput("还没有登录论坛：先在“登录论坛”页登录，或导入浏览器导出的 cookies.txt。")
@@ -60,7 +61,7 @@ def preview():
                 opened,
                 thread,
                 announcement,
-                _options(),
+                board_options(),
                 confirm=lambda shown: seen.append(shown) or False,
                 templates=settings().templates,
             )
@@ -92,7 +93,7 @@ def send():
                 opened,
                 thread,
                 _announcement(),
-                _options(),
+                board_options(),
                 confirm=lambda shown: True,
                 templates=settings().templates,
             )
