@@ -39,7 +39,9 @@ from killmod.core.names import fold, shown
 
 # When several reasons fit one post, the first of these is reported (README, “The JSON
 # document”). ``repeat_ballot`` (X: a ballot after the voter's first) comes last: it is
-# known only once the post would otherwise count.
+# known only once the post would otherwise count.  ``hidden_text`` (a ballot only in text
+# the board renders invisible: ``Post.hidden``) is the one a post gets instead of
+# ``no_vote`` when its visible text holds no ballot; added after the contract's codes.
 REASONS = (
     "not_player",
     "dead",
@@ -52,6 +54,7 @@ REASONS = (
     "invalid_target",
     "edited",
     "repeat_ballot",
+    "hidden_text",
 )
 MINUTE = timedelta(seconds=59)
 
@@ -254,6 +257,12 @@ def _judge_post(post, standing, player, roster, deadline, reader, options, scope
             return "time_ambiguous", seat, None, ruling_note, ()
 
     reading, notes = _reading(post, seat, ruling, reader)
+    hidden = _hidden_ballot(post, reader) if ruling is None else None
+    if hidden is not None:
+        notes = (*notes, "hidden_text")
+        flags.append(Flag(post.floor, seat, "hidden_text", hidden.fragment))
+        if reading.kind == "none":  # the only ballot is one nobody can see: not counted
+            return "hidden_text", seat, hidden, ruling_note, notes
     if reading.kind == "proxy":
         return "proxy", seat, reading, ruling_note, notes
     if reading.kind == "none":
@@ -297,6 +306,16 @@ def _reading(
     if reading.kind == "none" and any(reader.read(q).kind == "vote" for q in post.quotes):
         return reading, ("quoted",)
     return reading, ()
+
+
+def _hidden_ballot(post: Post, reader: BallotReader) -> Reading | None:
+    """What the post's invisible text (``Post.hidden``) reads as, when it reads as a ballot
+    of any kind: a vote nobody could see is no ballot, but the judge is shown it."""
+    for text in post.hidden:
+        reading = reader.read(text)
+        if reading.kind != "none":
+            return reading
+    return None
 
 
 def _timing(moment: datetime, precision: str, deadline: datetime) -> str:

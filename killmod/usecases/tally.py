@@ -399,6 +399,7 @@ _DECIDED_BEFORE_EDITS = frozenset(
         "ambiguous",
         "unknown_target",
         "invalid_target",
+        "hidden_text",
     }
 )
 
