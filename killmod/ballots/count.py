@@ -422,12 +422,14 @@ def next_warnings(
 class AuthorIndex:
     """Who wrote a post: a judge, a seat's current or former holder, or an outsider.
 
-    A forum account is its uid: when the roster gives one for a person, a post is theirs
-    only if it shows that uid, or, in a view that shows no uids (printable, archiver, a
-    deleted account), their name exactly as the board shows it.  A lookalike name — one
-    that is the person's only after folding away case, width, zero-width or bidi
-    characters (``killmod.core.names.fold``) — is never taken for someone with a uid; for
-    someone without one it is, and ``lookalike`` says so for the audit.
+    A forum account is its uid: when the roster gives one for a person (or the board
+    showed it: ``killmod.ballots.uids.pin_uids``), a post is theirs only if it shows that
+    uid, or, in a view that shows no uids (printable, archiver, a deleted account), their
+    name exactly as the board shows it.  A lookalike name — one that is the person's only
+    after folding away case, width, zero-width or bidi characters
+    (``killmod.core.names.fold``) — is another account: never a player's or a former
+    holder's post, and ``lookalike`` says so for the audit.  Only a judge without a uid is
+    still taken by a lookalike name (flagged): a judge's post is never a ballot either way.
     """
 
     def __init__(self, roster: Roster) -> None:
@@ -482,9 +484,9 @@ class AuthorIndex:
         folded = self._by_folded.get(fold(author))
         if folded is None:
             return None, None
-        if folded.uid is not None:
-            return None, folded.name  # looks like someone whose uid it does not show
-        return folded, folded.name
+        if folded.kind == "judge" and folded.uid is None:
+            return folded, folded.name
+        return None, folded.name  # another account that only looks like someone's
 
 
 @dataclass(frozen=True)

@@ -420,6 +420,8 @@ class TallyResult:
     """Everything a tally decided, in the shape of the ``killmod.tally/1`` document (README).
 
     ``excused`` are the non-voters not warned because they were on leave (1.2 请假).
+    ``pinned`` are the players' uids this read took from the board (the roster had none):
+    ``killmod.ballots.uids.Pin``; ``roster`` carries them.
     """
 
     rules: str
@@ -439,3 +441,4 @@ class TallyResult:
     day: DayStep | None = None
     excused: tuple[int, ...] = ()
     early: bool = False  # counted before its deadline
+    pinned: tuple[Any, ...] = ()

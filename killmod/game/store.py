@@ -674,6 +674,8 @@ class Game:
                 if event.data["new"] in queue:
                     queue.remove(event.data["new"])
                 warnings.pop(seat, None)  # a new holder starts without warnings
+            elif event.kind == "uid":  # a player's uid the board showed (a recorded tally)
+                players[seat] = replace(players[seat], uid=event.data["uid"])
             elif event.kind == "judge":  # ``killmod judge``: a judge's uid after the set-up
                 if event.data["name"] not in judges:
                     judges.append(event.data["name"])
