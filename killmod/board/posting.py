@@ -80,6 +80,25 @@ class Posted:
     already: bool = False
     held: str | None = None
 
+    @property
+    def said(self) -> str:
+        """What happened, in the judge's words (stderr, the judge's page)."""
+        pid = f"（pid {self.pid}）" if self.pid else ""
+        if self.held is not None and self.already:
+            return (
+                f"这篇已经发过{pid}，论坛还没有显示它：仍在待审核（「{self.held}」），没有再发。"
+                f"请版主审核帖子 {self.tid} 里的回复。"
+            )
+        if self.held is not None:
+            return (
+                f"论坛收下了回复，但要审核后才显示：待审核（论坛的回答：「{self.held}」）{pid}。"
+                f"帖子 {self.tid} 里现在谁也看不到这篇公告，请版主审核；已记在游戏文件里，"
+                "再运行同一命令不会重发，会先看它是否已经显示。"
+            )
+        if self.already:
+            return f"这篇已经发过：帖子 {self.tid} 的 pid {self.pid}，没有再发。"
+        return f"已回复帖子 {self.tid}：pid {self.pid}（已记在游戏文件里）。"
+
 
 Confirm = Callable[[Preview], bool]
 

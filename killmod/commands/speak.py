@@ -221,28 +221,9 @@ def post_text(
         again=again,
         templates=templates,
     )
-    if posted.held is not None:
-        pid = f"（pid {posted.pid}）" if posted.pid else ""
-        if posted.already:
-            click.echo(
-                f"这篇已经发过{pid}，论坛还没有显示它：仍在待审核（「{posted.held}」），没有再发。"
-                f"请版主审核帖子 {posted.tid} 里的回复。",
-                err=True,
-            )
-            return
-        click.echo(
-            f"论坛收下了回复，但要审核后才显示：待审核（论坛的回答：「{posted.held}」）{pid}。"
-            f"帖子 {posted.tid} 里现在谁也看不到这篇公告，请版主审核；已记在游戏文件里，"
-            "再运行同一命令不会重发，会先看它是否已经显示。",
-            err=True,
-        )
-        return
-    if posted.pid is None:
-        return
-    if posted.already:
-        click.echo(f"这篇已经发过：帖子 {posted.tid} 的 pid {posted.pid}，没有再发。", err=True)
-    else:
-        click.echo(f"已回复帖子 {posted.tid}：pid {posted.pid}（已记在游戏文件里）。", err=True)
+    if posted.pid is None and posted.held is None:
+        return  # not confirmed: nothing went out
+    click.echo(posted.said, err=True)
 
 
 send_options = (
