@@ -51,6 +51,7 @@ MIN_ALPHA = 0.1
 # The smallest readable font size, by unit (px and the units that scale it).
 _MIN_SIZE = {"px": 4.0, "pt": 3.0, "em": 0.25, "rem": 0.25, "%": 25.0}
 _BREAKS = {"br", "p", "div", "li", "tr", "table", "blockquote"}
+_LOOK_ATTRIBUTES = {"style", "color", "bgcolor", "hidden"}
 
 
 @dataclass(frozen=True)
@@ -65,12 +66,17 @@ class _Look:
 
     @property
     def invisible(self) -> bool:
-        if self.gone or self.unseen or self.tiny:
-            return True
-        if self.colour is None:
-            return False
-        *rgb, alpha = self.colour
-        return alpha < MIN_ALPHA or _contrast(tuple(rgb), self.background) < MIN_CONTRAST
+        return _invisible(self)
+
+
+@lru_cache(maxsize=256)  # a post has a few looks, a thread a few dozen
+def _invisible(look: _Look) -> bool:
+    if look.gone or look.unseen or look.tiny:
+        return True
+    if look.colour is None:
+        return False
+    *rgb, alpha = look.colour
+    return alpha < MIN_ALPHA or _contrast(tuple(rgb), look.background) < MIN_CONTRAST
 
 
 def take_hidden(cell: lxml_html.HtmlElement) -> tuple[str, ...]:
@@ -93,10 +99,11 @@ def take_hidden(cell: lxml_html.HtmlElement) -> tuple[str, ...]:
 
     def walk(element: lxml_html.HtmlElement, look: _Look) -> None:
         look = _looks(element, look)
-        if element.tag in _BREAKS and state["open"] and look.invisible:
+        invisible = look.invisible
+        if element.tag in _BREAKS and state["open"] and invisible:
             runs[-1].append("\n")
         if element.text:
-            if look.invisible:
+            if invisible:
                 hidden_text(element.text)
                 element.text = None
             else:
@@ -106,7 +113,7 @@ def take_hidden(cell: lxml_html.HtmlElement) -> tuple[str, ...]:
                 continue
             walk(child, look)
             if child.tail:
-                if look.invisible:
+                if invisible:
                     hidden_text(child.tail)
                     child.tail = None
                 else:
@@ -126,6 +133,8 @@ _MAY_HIDE = etree.XPath(
 
 def _looks(element: lxml_html.HtmlElement, inherited: _Look) -> _Look:
     """The look of ``element``'s own text, from what it inherits and its attributes."""
+    if _LOOK_ATTRIBUTES.isdisjoint(element.attrib.keys()):
+        return inherited
     look = inherited
     if element.get("hidden") is not None:
         look = replace(look, gone=True)
@@ -214,6 +223,7 @@ def _css_colour(value: tuple) -> tuple[float, float, float, float] | None:
     return (parsed.red, parsed.green, parsed.blue, parsed.alpha)
 
 
+@lru_cache(maxsize=256)
 def _legacy_colour(text: str) -> tuple[float, float, float, float] | None:
     """A ``color``/``bgcolor`` attribute by HTML's legacy rules; None where HTML ignores it."""
     try:
