@@ -193,7 +193,7 @@ def _tally(
     recording = options["record"]
     result = run_tally(source, game=game, deliver=hand_out if recording else None, **options)
     if not recording:
-        public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+        public, notes, _ = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
         post(speaker.capture(public))
         if notes:
             note(notes)
@@ -213,10 +213,12 @@ def tally_handout(
     step is committed."""
     from killmod.game.delivery import Handout
 
-    public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+    public, notes, announcement = _outputs(
+        result, game, fmt, templates, print_secrets=print_secrets
+    )
     if speaker is not None:
         public = speaker.capture(public)
-    return Handout(public=public, notes=[notes] if notes else [])
+    return Handout(public=public, notes=[notes] if notes else [], announcement=announcement)
 
 
 def _so_far(
@@ -237,7 +239,9 @@ def _so_far(
 
     counted = count_so_far(source, game=game, as_of=parse_cut(as_of or NOW), now=now(), **options)
     if as_of is None and counted.remaining.total_seconds() <= 0:
-        public, notes = _outputs(counted.result, game, fmt, templates, print_secrets=print_secrets)
+        public, notes, _ = _outputs(
+            counted.result, game, fmt, templates, print_secrets=print_secrets
+        )
         post(speaker.capture(public))
         if notes:
             note(notes)
@@ -273,19 +277,20 @@ def _outputs(
     templates: Path | None,
     *,
     print_secrets: bool,
-) -> tuple[str, str]:
+) -> tuple[str, str, str | None]:
     """The public post (the announcement or the JSON, the game-over post when the game
-    ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
+    ended; with ``--print-secrets`` the judge's secrets after it), the notes for the
     judge (stderr): times to the minute, slips of the pen, posts a hidden effect left
-    uncounted."""
+    uncounted; and the announcement alone (``bbcode``/``text``), which a recorded vote's
+    evidence keeps as printed."""
     from killmod.rules import rule_set
 
     rules = rule_set(result.rules)
     winner = result.recorded.winner if result.recorded else None
+    announcement = None
     # Each output imports what it needs only: no Jinja2 for the JSON document.
     if fmt == "json":
-        from killmod.announce.tallydoc import public_tally_json
-        from killmod.game.tallyjson import tally_json
+        from killmod.game.tallyjson import public_tally_json, tally_json
 
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
         if winner:  # stdout stays one JSON document: the game's end is a key of it
@@ -295,12 +300,13 @@ def _outputs(
         from killmod.announce.render import render_game_over, render_tally
 
         public = render_tally(result, fmt, rules, templates)
+        announcement = public if fmt in ("bbcode", "text") else None
         if winner:
             public += render_game_over(winner, game.roster(), templates)
     if print_secrets and fmt != "json":
         secrets = _secrets(result, templates)
         public += "\n" + secrets if secrets.strip() else ""
-    return public, _notes(result, templates)
+    return public, _notes(result, templates), announcement
 
 
 def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: bool) -> None:
