@@ -36,6 +36,15 @@ from tests.support.gamefiles import (
     votes,
 )
 from tests.support.pagebuilder import DEMO_ROSTER_TOML
+from tests.support.publicgames import (
+    SETS,
+    Chooser,
+    Game2,
+    compare_twins,
+    fixed_salt,
+    leaks,
+    role_words,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "day1"
@@ -499,3 +508,53 @@ def test_verify_needs_no_network_and_no_game_file(game, tmp_path, monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", no_network)
     monkeypatch.chdir(tmp_path)
     assert verify(io.BytesIO(data).getvalue()).same
+
+
+# --- no secret in any bundle, whatever the rule set -----------------------------------------
+
+
+class EvidenceGame(Game2):
+    """Twin games (``publicgames``) whose every recorded vote, lottery made and lottery drawn
+    is followed by ``killmod evidence`` on both files: each bundle's text is kept as one
+    more public output, and must verify."""
+
+    def run(self, label: str, *args: object, extra_b: tuple = (), on_file: bool = True) -> int:
+        code = super().run(label, *args, extra_b=extra_b, on_file=on_file)
+        words = [str(arg) for arg in args]
+        recorded = label.startswith("tally ") and "--record" in words
+        if code == 0 and (recorded or label in ("lottery make", "lottery reveal")):
+            self.bundles(int(words[words.index("--round") + 1]))
+        return code
+
+    def bundles(self, round_no: int) -> None:
+        for twin in self.twins:
+            out = twin.folder / f"round{round_no}-{len(twin.seen)}.zip"
+            done = run("evidence", "--round", round_no, "--db", twin.db, "--out", out)
+            assert done.exit_code == 0, done.output
+            check = verify(out)
+            assert check.same, [vote.differences for vote in check.votes]
+            text = "\n".join(f"### {name}\n{data.decode()}" for name, data in members(out).items())
+            twin.seen.append(self._seen(twin, f"evidence {round_no}", text, 0))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_no_bundle_of_any_rule_set_tells_a_secret(tmp_path, name, seed):
+    """No living role, hidden night effect or night target (the twins' bundles are the
+    same), no lot or salt before the draw; and every bundle verifies."""
+    game = EvidenceGame(tmp_path, name, templates=None)
+    game.tie_once = seed == 1  # a tie: its lottery (1.2) or a re-vote
+    with fixed_salt():
+        game.play(Chooser.seeded(seed))
+    bundles = [seen for seen in game.twins[0].seen if seen.label.startswith("evidence")]
+    assert bundles, "the game recorded no vote"
+    words = role_words(game.rules, game.variants)
+    problems = [problem for seen in bundles for problem in leaks(seen, words, game.rules)]
+    problems += [problem for problem in compare_twins(game) if problem.startswith("evidence")]
+    salt = "ab" * 16  # fixed_salt's
+    for seen in bundles:
+        drawn = any(name.startswith(f"round{seen.label.split()[1]}-") for name in seen.lots_open)
+        if not drawn and (salt in seen.stdout or '"mapping"' in seen.stdout):
+            problems.append(f"{seen.label}: the lots or the salt before the draw")
+    assert not problems, "\n".join(problems)
