@@ -12,7 +12,9 @@ private template's fixed words (a notice, the lots, the judge's night, what
    the thread's last page is looked at first, and a post of the judge with this text
    there is taken as the one sent;
 3. the judge is shown where it goes, and confirms (``--yes``, or typing yes);
-4. ``sending`` is recorded, the reply form is posted, and the board's answer recorded:
+4. a file to attach (a vote's evidence bundle) is uploaded, where the board's uploader
+   takes it (``killmod.board.attaching``; else refused before anything is posted);
+5. ``sending`` is recorded, the reply form is posted, and the board's answer recorded:
    the new pid; or, refused, why in Chinese.  Flood control (两次发表间隔少于 N 秒) is
    waited out once, N seconds as the board says; a timeout, or an answer that is no
    answer, sends the judge to look at the last page before posting once more.
@@ -29,6 +31,7 @@ from zoneinfo import ZoneInfo
 
 import scrapers.discuz_x as discuz_x
 from killmod.announce.render import private_marks
+from killmod.board.attaching import Attachment, upload_file, uploader_for
 from killmod.board.once import Attempt, flood_seconds, is_flood, submit_once
 from killmod.board.session import Board, BoardOptions, BoardRefused, Session
 from killmod.core.errors import BadInput, TallyFailed
@@ -38,6 +41,7 @@ from killmod.game import outbox
 from killmod.game.guards import refuse_other_rules
 from killmod.game.store import Game
 from scrapers import discuz_x_posting as dzx
+from scrapers.discuz_x_upload import attachment_fields
 
 # A post found on the board counts as the one sent from this long before it was sent
 # (the board's clock and ours may differ).
@@ -50,11 +54,13 @@ _SPACE = re.compile(r"\s+")
 @dataclass(frozen=True)
 class Announcement:
     """A public post to reply with: its text, what it is (for the record and the
-    messages) and the recorded step it belongs to."""
+    messages), the recorded step it belongs to and a file to attach (``attachment``:
+    uploaded just before the reply, ``killmod.board.attaching``)."""
 
     text: str
     what: str
     step: int | None = None
+    attachment: Attachment | None = None
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,7 @@ class Preview:
     title: str | None
     judge: Session
     characters: int
+    attachment: Attachment | None = None
 
 
 @dataclass(frozen=True)
@@ -120,12 +127,23 @@ def post_announcement(
             if pid is not None:
                 _done(game, key, title, pid, clock())
                 return Posted(thread.tid, pid, already=True)
+        attachment = announcement.attachment
+        uploader = uploader_for(thread.read.html, attachment, url) if attachment else None
         preview = Preview(
-            redact_url(url), thread.tid, thread.page.title, session, len(announcement.text)
+            redact_url(url),
+            thread.tid,
+            thread.page.title,
+            session,
+            len(announcement.text),
+            attachment,
         )
         if not confirm(preview):
             return Posted(thread.tid, None)
         outbox.wait_turn(game, options.interval, options.sleep, clock())
+        extra = {}
+        if attachment is not None:
+            aid = upload_file(board, uploader, attachment, thread.url)
+            extra = attachment_fields(aid, attachment.description)
         outbox.begin(
             game,
             "post",
@@ -141,7 +159,9 @@ def post_announcement(
             now=clock(),
         )
         sent_at = clock()
-        pid = _reply(game, board, thread, session, announcement.text, key, title, clock, sent_at)
+        pid = _reply(
+            game, board, thread, session, announcement.text, key, title, clock, sent_at, extra
+        )
         return Posted(thread.tid, pid)
 
 
@@ -243,10 +263,12 @@ def _reply(
     title: str,
     clock: Callable[[], datetime],
     sent_at: datetime,
+    extra: dict[str, str],
 ) -> int:
-    """Post the reply form once (``killmod.board.once``), the outcome recorded under ``key``."""
+    """Post the reply form once (``killmod.board.once``), the outcome recorded under ``key``;
+    ``extra`` fields name an uploaded attachment."""
     url = thread.form.url(board.root)
-    fields = thread.form.fields(session.formhash, text)
+    fields = {**thread.form.fields(session.formhash, text), **extra}
     attempt = Attempt(
         submit=lambda: board.submit(url, fields, thread.read.charset, thread.url),
         find=lambda: thread.find(session, text, sent_at, _posted(game)),
