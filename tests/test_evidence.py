@@ -558,3 +558,52 @@ def test_no_bundle_of_any_rule_set_tells_a_secret(tmp_path, name, seed):
         if not drawn and (salt in seen.stdout or '"mapping"' in seen.stdout):
             problems.append(f"{seen.label}: the lots or the salt before the draw")
     assert not problems, "\n".join(problems)
+
+
+# --- any edit, any shape ---------------------------------------------------------------------
+
+ODD_VALUES = (None, 0, -1, 10**20, "", "x", [], {}, True, 1.5, "2019-05-12T22:00:00", [1, "a"])
+
+
+def nodes(value, path=()):
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from nodes(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from nodes(item, (*path, index))
+
+
+@pytest.mark.slow
+def test_any_edit_of_a_count_document_is_caught_or_refused_never_a_traceback(game):
+    """Random edits (a value replaced by one of another kind, a key removed, up to three at
+    once) anywhere in the count document: verify exits 1 (a difference) or 2 (unreadable,
+    naming the field), never 0, never with a traceback."""
+    import random
+
+    record_example(game)
+    path = export(game)
+    original = count_of(path)
+    rng = random.Random(29)
+    tried = 0
+    while tried < 300:
+        document = json.loads(json.dumps(original))
+        for _ in range(rng.randint(1, 3)):
+            where = rng.choice([found for found, _ in nodes(document) if found])
+            parent = document
+            for key in where[:-1]:
+                parent = parent[key]
+            if isinstance(parent, dict) and rng.random() < 0.3:
+                del parent[where[-1]]
+            else:
+                parent[where[-1]] = rng.choice(ODD_VALUES)
+        if canonical(document) == canonical(original):
+            continue
+        tried += 1
+        done = checked(rewritten(path, lambda d, new=document: d.clear() or d.update(new)))
+        assert done.exit_code in (1, 2), (where, done.output)
+        assert done.exception is None or isinstance(done.exception, SystemExit), (
+            where,
+            done.exception,
+        )

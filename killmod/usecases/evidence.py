@@ -432,7 +432,7 @@ def count_inputs(document: dict[str, Any], member: str) -> CountInputs:
             for i, player in enumerate(read.get(seats, "players", list, "roster"))
         ),
         rules=read.get(rules, "name", str, "rules"),
-        timezone=read.get(document, "timezone", str, ""),
+        timezone=_timezone(read, read.get(document, "timezone", str, "")),
         judges=tuple(name for name, _ in judges),
         substitutes=tuple(read.strings(seats, "substitutes", "roster")),
         variants=tuple(read.strings(rules, "variants", "rules")),
@@ -519,6 +519,16 @@ def _seat_map(read: Fields, data: dict[str, Any], kind: type, where: str) -> dic
             raise read.fail(f"{where}.{key}".lstrip("."), "应为座位号")
         seats[int(key)] = read.get(data, key, kind, where)
     return seats
+
+
+def _timezone(read: Fields, name: str) -> str:
+    from zoneinfo import ZoneInfoNotFoundError
+
+    try:
+        _zone(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise read.fail("timezone", f"不是已知的时区：{name!r}") from None
+    return name
 
 
 def _day(read: Fields, text: Any, where: str) -> date:

@@ -346,10 +346,12 @@ def compare(recorded: dict[str, Any], recount: dict[str, Any], stage: Stage) -> 
         if recorded.get(part) != recount.get(part):
             found.append(Difference(part, None, recorded.get(part), recount.get(part)))
     day = recorded.get("day") or {}
+    if not isinstance(day, dict):
+        return [*found, Difference("day", None, day, recount.get("day"))]
     knife = (recount.get("day") or {}).get("knife")
-    if (day.get("knife") if isinstance(day, dict) else None) != knife:
+    if day.get("knife") != knife:
         found.append(Difference("knife", None, day.get("knife"), knife))
-    if isinstance(day, dict) and "stage" in day and day["stage"] != stage.as_json():
+    if "stage" in day and day["stage"] != stage.as_json():
         found.append(Difference("stage", None, day["stage"], stage.as_json()))
     return found
 
@@ -362,9 +364,11 @@ def _outcome(outcome: Any) -> Any:
 
 
 def _keyed(part: str, key: str, recorded: Any, recount: list[dict]) -> list[Difference]:
-    if not isinstance(recorded, list):
-        return [Difference(part, None, recorded, recount)]
-    before = {_key(item, key): item for item in recorded}
+    """Item by item, where each item is an object with a number for ``key``; else the
+    whole part as one difference (a document edited out of shape)."""
+    if not (isinstance(recorded, list) and all(_keyed_item(item, key) for item in recorded)):
+        return [] if recorded == recount else [Difference(part, None, recorded, recount)]
+    before = {item[key]: item for item in recorded}
     after = {item[key]: item for item in recount}
     keys = sorted(set(before) | set(after), key=lambda k: (not isinstance(k, int), str(k)))
     return [
@@ -374,8 +378,9 @@ def _keyed(part: str, key: str, recorded: Any, recount: list[dict]) -> list[Diff
     ]
 
 
-def _key(item: Any, key: str) -> Any:
-    return item.get(key) if isinstance(item, dict) else json.dumps(item, ensure_ascii=False)
+def _keyed_item(item: Any, key: str) -> bool:
+    value = item.get(key) if isinstance(item, dict) else None
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _as_sets(part: str, recorded: Any, recount: list) -> list[Difference]:
@@ -443,7 +448,10 @@ def _tied(members: _Members, settles: str | None, votes: list[VoteCheck]) -> lis
     """The seats tied in the vote the lottery settles, as its document records them."""
     if settles is None or settles not in {vote.member for vote in votes}:
         return None
-    outcome = members.json(settles).get("result", {}).get("outcome", {})
+    document = members.json(settles)
+    result = document.get("result") if isinstance(document, dict) else None
+    outcome = result.get("outcome") if isinstance(result, dict) else None
     if not isinstance(outcome, dict) or outcome.get("kind") != "tie":
         return None
-    return list(outcome.get("seats", []))
+    seats = outcome.get("seats")
+    return list(seats) if isinstance(seats, list) else None
