@@ -57,7 +57,7 @@ _OPTIONS = {"edits": ("strict", "allow"), "ambiguous_time": ("count", "reject")}
 class Difference:
     """One thing the recount (or a hash) does not confirm.
 
-    ``part`` names it (``hash``, ``published``, ``snapshot``, ``ballots``, ``counts``,
+    ``part`` names it (``hash``, ``ballots``, ``counts``,
     ``outcome``, ``verdicts``, ``changes``, ``rejected``, ``flags``, ``warnings``,
     ``knife``, ``stage``, ``recount``, ``lottery``, or a field of the document); ``key``
     the item (a seat, a pid); ``recorded`` what the bundle says, ``recounted`` what
@@ -230,7 +230,6 @@ def _check_vote(
         differences.append(Difference("hash", "announcement", printed, digest))
     if read.get(document, "round", int, "") != round_no:
         differences.append(Difference("round", None, round_no, document["round"]))
-    differences += _snapshot(read, document, inputs.posts)
     recorded = read.get(document, "result", dict, "")
     try:
         recounted = recount(document, member)
@@ -261,15 +260,6 @@ def _stage(read: Fields, document: dict[str, Any]) -> Stage:
     defender = read.get(vote, "defender", int, "vote", null=True)
     opened = read.moment(vote, "opened", "vote", null=True)
     return Stage(kind, tuple(candidates), defender, opened)
-
-
-def _snapshot(read: Fields, document: dict[str, Any], posts) -> list[Difference]:
-    """The posts' snapshot hash (the one the announcement has printed since killmod 0.1)."""
-    from killmod.usecases.record import snapshot_hash
-
-    recorded = read.get(document, "snapshot", str, "")
-    again = snapshot_hash(posts)
-    return [] if recorded == again else [Difference("snapshot", None, recorded, again)]
 
 
 @dataclass(frozen=True)
