@@ -50,6 +50,7 @@ COMMANDS = {
     "out": "killmod.commands.out:out",
     "post": "killmod.commands.post:post",
     "judge": "killmod.commands.judge:judge",
+    "serve": "killmod.commands.serve:serve",
 }
 
 
