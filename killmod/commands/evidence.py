@@ -46,7 +46,7 @@ def evidence(round_no: int, out_path: Path | None, db_path: Path) -> None:
     ]
     lines += [f"第 {vote.number} 次投票的计票证据 SHA-256：{vote.sha256}" for vote in made.votes]
     lines.append(f"把它发到论坛（附件或网盘）；玩家用 killmod verify {path.name} 核对。")
-    note("\n".join(lines) + "\n")
+    note("\n".join(lines))
 
 
 def write_bundle(path: Path, data: bytes) -> None:
