@@ -461,6 +461,27 @@ def test_a_silenced_players_uncounted_ballot_verifies_and_says_nothing_of_why(tm
     assert "ballots" in parts(rewritten(path, uncounted_dropped))
 
 
+def test_text_the_board_renders_invisible_is_in_the_bundle_and_counted_the_same(
+    tmp_path, serve_site
+):
+    """A ballot only in white text (``Post.hidden``) is rejected ``hidden_text``: the bundle
+    keeps the invisible text apart, as the reader saw it, and the recount agrees."""
+    white = '今天天气不错<font color="white">改票 投6号</font>'
+    db = new_game(tmp_path, "1.2", dict.fromkeys(range(1, 9)))
+    url = serve(serve_site, [(3, "20:00:00", "投5号"), (3, "20:05:00", white)])
+    ok(tally(db, url, "--record", "--round", 1, "--view", "pages"))
+    path = export(db)
+    post = next(p for p in count_of(path)["posts"] if p["hidden"])
+    assert (post["body"], post["hidden"]) == ("今天天气不错", ["改票 投6号"])
+    assert verify(path).same
+
+    def shown(document):
+        for each in document["posts"]:
+            each["body"] += "".join(each.pop("hidden"))
+
+    assert "verdicts" in parts(rewritten(path, shown))
+
+
 def test_the_lottery_is_in_the_bundle_its_lots_only_once_drawn(game, tmp_path):
     rulings = tmp_path / "rulings.toml"
     rulings.write_text("[19]\ntarget = 7\n", encoding="utf-8")

@@ -62,8 +62,8 @@ def tally_outputs(
 ) -> tuple[str, str]:
     """The public post (the announcement or the JSON, the game-over post when the game
     ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
-    judge (stderr): times to the minute, slips of the pen, posts a hidden effect left
-    uncounted."""
+    judge (stderr): times to the minute, slips of the pen, loose readings, names nobody
+    has, posts a hidden effect left uncounted."""
     public, notes, _ = _posts(result, game, fmt, templates, print_secrets=print_secrets)
     return public, notes
 
@@ -100,17 +100,21 @@ def _posts(
     if print_secrets and fmt != "json":
         secrets = tally_secrets(result, templates)
         public += "\n" + secrets if secrets.strip() else ""
-    return public, tally_notes(result, templates), announcement
+    notes = tally_notes(result, templates, game_file=game is not None)
+    return public, notes, announcement
 
 
-def tally_notes(result: TallyResult, templates: Path | None) -> str:
-    """The notes for the judge: times to the minute, slips of the pen, posts a hidden
-    effect left uncounted (empty when there is nothing to note)."""
+def tally_notes(result: TallyResult, templates: Path | None, *, game_file: bool = True) -> str:
+    """The notes for the judge: times to the minute, slips of the pen, loose readings
+    (a part of a name, another script), names nobody has with the command that makes
+    them an alias (``game_file``: else the roster's aliases), posts a hidden effect left
+    uncounted (empty when there is nothing to note)."""
     from killmod.announce.views import tally_notes_view
 
-    view = tally_notes_view(result)
+    view = tally_notes_view(result, game_file=game_file)
     # The bundled notes say nothing when there is nothing to note: no template to render.
-    if templates is None and not (view.values["flags"] or view.values["hidden"]):
+    noted = ("flags", "hidden", "loose", "unsure", "unknown")
+    if templates is None and not any(view.values[key] for key in noted):
         return ""
     from killmod.announce.render import render_public
 

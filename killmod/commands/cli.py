@@ -28,6 +28,7 @@ COMMANDS = {
     "deal": "killmod.commands.deal:deal",
     "open": "killmod.commands.open:open_vote",
     "tally": "killmod.commands.tally:tally",
+    "alias": "killmod.commands.alias:alias",
     "watch": "killmod.commands.watch:watch",
     "remind": "killmod.commands.remind:remind",
     "lottery": "killmod.commands.lottery:lottery",

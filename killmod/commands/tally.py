@@ -245,6 +245,38 @@ def _tally(
     return result
 
 
+def recount(
+    game: Game,
+    source: str | None,
+    *,
+    fmt: str,
+    templates: Path | None,
+    fetching: FetchOptions,
+    **options,
+) -> None:
+    """The vote counted again as ``killmod tally`` counts it without ``--record`` (the count
+    so far before the deadline, the final count after it), after a step that changes how
+    ballots read (``killmod alias``); ``options`` are the tally's (deadline, round, edits,
+    ambiguous time, rulings, forum, profile)."""
+    from killmod.commands.speak import DEFAULT_INTERVAL
+
+    speaker = Speaker(fetching.cookies, fetching.timeout, DEFAULT_INTERVAL, yes=False)
+    shared = {
+        "roster": None,
+        "phase": None,
+        "fmt": fmt,
+        "print_secrets": False,
+        "templates": templates,
+        "fetching": fetching,
+        "speaker": speaker,
+        **options,
+    }
+    if fmt in ("bbcode", "text"):
+        _so_far(game, source, as_of=None, **shared)
+    else:
+        _tally(game, source, record=False, replace_record=False, early=False, **shared)
+
+
 def _so_far(
     game: Game | None,
     source: str | None,
@@ -271,7 +303,12 @@ def _so_far(
             note(notes)
         return
     post(speaker.capture(render_provisional(counted, fmt, templates)))
-    judge_notes(counted.result, templates, print_secrets=print_secrets and fmt != "json")
+    judge_notes(
+        counted.result,
+        templates,
+        print_secrets=print_secrets and fmt != "json",
+        game_file=game is not None,
+    )
     if as_of is None:
         note(
             "截止时间还没到：上面是截至现在的临时票型（非最终结果），没有记录。"
@@ -279,11 +316,13 @@ def _so_far(
         )
 
 
-def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: bool) -> None:
+def judge_notes(
+    result: TallyResult, templates: Path | None, *, print_secrets: bool, game_file: bool = True
+) -> None:
     """The tally's notes for the judge on stderr (times to the minute, slips of the pen,
-    how many posts a hidden effect left uncounted); with ``--print-secrets`` whose posts
-    those are, on stdout after the post."""
-    notes = tally_notes(result, templates)
+    loose readings, names nobody has, how many posts a hidden effect left uncounted); with
+    ``--print-secrets`` whose posts those are, on stdout after the post."""
+    notes = tally_notes(result, templates, game_file=game_file)
     if notes:
         note(notes)
     if print_secrets:

@@ -144,6 +144,7 @@ def post_json(post: Post) -> dict[str, Any]:
         "edited_at": format_iso(post.edited_at) if post.edited_at else None,
         "banned": post.banned,
         "page": post.page,
+        "hidden": list(post.hidden),
     }
 
 
@@ -479,6 +480,7 @@ def _post(read: Fields, data: Any, where: str) -> Post:
         edited_at=read.moment(data, "edited_at", where, null=True),
         banned=read.get(data, "banned", bool, where),
         page=read.get(data, "page", int, where),
+        hidden=tuple(read.strings(data, "hidden", where)) if "hidden" in data else (),
     )
 
 

@@ -49,6 +49,21 @@ _HASH = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
 # The parts of the tally document compared, keyed where each item has its own key.
 _BY_KEY = {"ballots": "seat", "counts": "seat", "verdicts": "pid"}
 _AS_SETS = ("changes", "rejected", "flags", "warnings")
+# The fields of each part's items that ``killmod.tally/1`` has always had: compared always.
+# A field a later killmod adds to the document is compared only where the recorded
+# document has it (the contract allows extra keys): an older bundle still verifies.
+_FIELDS = {
+    "ballots": ("seat", "name", "kind", "target", "floor", "posted_at"),
+    "counts": ("seat", "name", "votes", "voters"),
+    "verdicts": (
+        *("pid", "floor", "author", "seat", "posted_at", "verdict"),
+        *("kind", "target", "fragment", "ruling", "notes"),
+    ),
+    "changes": ("seat", "floor", "from", "to", "posted_at"),
+    "rejected": ("floor", "author", "seat", "reason", "pid", "posted_at"),
+    "flags": ("floor", "seat", "reason", "detail"),
+    "warnings": ("seat", "name", "total", "action"),
+}
 _PLAIN = ("rules", "round", "deadline", "source", "excused", "early")
 _OPTIONS = {"edits": ("strict", "allow"), "ambiguous_time": ("count", "reject")}
 
@@ -359,13 +374,20 @@ def _keyed(part: str, key: str, recorded: Any, recount: list[dict]) -> list[Diff
     if not (isinstance(recorded, list) and all(_keyed_item(item, key) for item in recorded)):
         return [] if recorded == recount else [Difference(part, None, recorded, recount)]
     before = {item[key]: item for item in recorded}
-    after = {item[key]: item for item in recount}
+    after = {item[key]: _as_recorded(part, item, before.get(item[key])) for item in recount}
     keys = sorted(set(before) | set(after), key=lambda k: (not isinstance(k, int), str(k)))
     return [
         Difference(part, k, before.get(k), after.get(k))
         for k in keys
         if before.get(k) != after.get(k)
     ]
+
+
+def _as_recorded(part: str, item: dict[str, Any], recorded: Any) -> dict[str, Any]:
+    """``item`` of the recount with the fields ``killmod.tally/1`` always had, and those
+    the recorded item has."""
+    kept = set(_FIELDS[part]) | (set(recorded) if isinstance(recorded, dict) else set())
+    return {name: value for name, value in item.items() if name in kept}
 
 
 def _keyed_item(item: Any, key: str) -> bool:
@@ -380,6 +402,8 @@ def _as_sets(part: str, recorded: Any, recount: list) -> list[Difference]:
     def text(item: Any) -> str:
         return json.dumps(item, ensure_ascii=False, sort_keys=True)
 
+    fields = set(_FIELDS[part]).union(*(set(i) for i in recorded if isinstance(i, dict)))
+    recount = [{name: value for name, value in i.items() if name in fields} for i in recount]
     before = [text(item) for item in recorded]
     after = [text(item) for item in recount]
     found = []
