@@ -167,7 +167,7 @@ def test_x_the_first_victim_may_not_be_killed_first_again_next_game(x_game, tmp_
     refused(night(x_game, 1, "--kill", 2), "不允许连续两局第一轮杀同一个人")
     ok(night(x_game, 1, "--kill", 5, "--check", 3))
     assert "3号 玩家3：警察" in private_text(x_game, "game2-night1-private.txt")
-    ok(night(x_game, 2, "--kill", 2))  # only the first round is ruled out
+    ok(night(x_game, 2, "--kill", 2, "--skip-day"))  # only the first round is ruled out
     all_deaths = [
         row["seat"] for row in game.db.query("select seat from events where kind = 'death'")
     ]

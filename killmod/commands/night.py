@@ -89,6 +89,12 @@ FORMATS = ("bbcode", "text", "json")
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的夜晚（旧记录保留）"
 )
 @click.option(
+    "--skip-day",
+    "skip_day",
+    is_flag=True,
+    help="上一轮白天的投票没有记录时，决定跳过这个白天（和这一夜一起记录，可以 undo）",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(FORMATS),
@@ -137,6 +143,7 @@ def night(
     guards: tuple[str, ...],
     at_text: str | None,
     replace_record: bool,
+    skip_day: bool,
     fmt: str,
     from_pm: bool,
     until_text: str | None,
@@ -154,6 +161,7 @@ def night(
     from dataclasses import replace
 
     from killmod.core.errors import BadInput
+    from killmod.game.guards import expect_night, refuse_if_over
     from killmod.game.store import Game
     from killmod.rules import rule_set_of
     from killmod.rules.base import NightChoice
@@ -179,7 +187,11 @@ def night(
         guard=parse_guards(guards),
     )
     with Game.open(db_path) as game:
-        check_night_choice(rule_set_of(game.roster()), choice, round_no, at_text)
+        rules = rule_set_of(game.roster())
+        check_night_choice(rules, choice, round_no, at_text)
+        if not replace_record:  # both again inside the step
+            refuse_if_over(game)
+        expect_night(game, rules, round_no, skip_day=skip_day)
         if from_pm:
             given = {k: v for k, v in choice.as_json().items() if k != "extra_kills"}
             if vetoes:
@@ -202,7 +214,18 @@ def night(
             choice = replace(
                 from_letters, extra_kills=choice.extra_kills, veto=choice.veto or from_letters.veto
             )
-        _night(game, round_no, choice, at_text, replace_record, fmt, outputs, templates, speaker)
+        _night(
+            game,
+            round_no,
+            choice,
+            at_text=at_text,
+            replace_record=replace_record,
+            skip_day=skip_day,
+            fmt=fmt,
+            outputs=outputs,
+            templates=templates,
+            speaker=speaker,
+        )
         post_after(game, speaker, post_url, templates)
 
 
@@ -299,6 +322,7 @@ def _night(
     choice: NightChoice,
     at_text: str | None,
     replace_record: bool,
+    skip_day: bool,
     fmt: str,
     outputs: Outputs,
     templates: Path | None,
@@ -337,7 +361,15 @@ def _night(
             handout.notes.insert(0, render_public("night.penalties.text.j2", templates, view))
         return handout
 
-    record_night(game, night_no, choice, at_text=at_text, replace=replace_record, deliver=hand_out)
+    record_night(
+        game,
+        night_no,
+        choice,
+        at_text=at_text,
+        replace=replace_record,
+        skip_day=skip_day,
+        deliver=hand_out,
+    )
 
 
 def _night_number(night_no: int) -> Callable[[Event], bool]:

@@ -25,8 +25,10 @@ from killmod.core.model import GameOver
 from killmod.core.times import format_iso
 from killmod.game.effects import record_if_over
 from killmod.game.guards import (
+    DAY_SKIPPED,
     already_recorded,
     expect_night,
+    pending_day,
     refuse_if_over,
     refuse_unless_latest,
     require_dealt,
@@ -96,13 +98,15 @@ def record_night(
     *,
     at_text: str | None = None,
     replace: bool = False,
+    skip_day: bool = False,
     now: datetime | None = None,
     deliver: Callable[[RecordedNight], Delivery] | None = None,
 ) -> RecordedNight:
     """Resolve night ``night_no`` over the game's state, record it and its deaths, check the win.
 
     ``at_text``: when the deaths are announced (``--at``; default now), for a set with a
-    诈尸 window.
+    诈尸 window.  ``skip_day``: the day before it, whose vote is not recorded, is skipped —
+    the judge's decision, recorded with the night (``killmod.game.guards.expect_night``).
     """
     with game.transaction(kind="night") as step:
         roster = game.roster()
@@ -121,8 +125,11 @@ def record_night(
             refuse_unless_latest(game, existing.step, name, "一夜")
         else:
             refuse_if_over(game)
-        expect_night(game, rules, night_no)
+        skipped = pending_day(game) if skip_day else None
+        expect_night(game, rules, night_no, skip_day=skip_day)
         require_dealt(game)
+        if skipped is not None:
+            game.record(skipped, DAY_SKIPPED, None, {"night": night_no, "name": name})
         voided = _void(game, existing) if existing else []
         refuse_if_over(game)
         current = state_for(game)

@@ -21,7 +21,7 @@ from killmod.core.model import Roster, Stage
 from killmod.core.times import format_iso
 from killmod.game.guards import next_day, refuse_if_over, started_in_progress
 from killmod.game.store import Delivery, Game
-from killmod.game.threads import VOTE, remember
+from killmod.game.threads import VOTE, refuse_other_part, remember
 from killmod.rules import rule_set_of
 from killmod.usecases.day import plan_day
 
@@ -84,6 +84,7 @@ def open_vote(
             {"deadline": format_iso(deadline), "stage": plan.stage.as_json()},
         )
         if thread:
+            refuse_other_part(game, thread, round_no)
             remember(game, thread, thread=VOTE, round_no=round_no)
         opening = Opening(round_no, plan.stage, deadline, game.roster(), thread)
         if deliver is not None:

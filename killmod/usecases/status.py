@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from killmod.core.model import GameOver, Roster, Stage
+from killmod.game.guards import skipped_days
 from killmod.game.state import day_goes_on, day_rounds, next_stage, rule_set_of, state_for
 from killmod.game.store import Event, Game
 from killmod.game.threads import Threads, remembered
@@ -106,7 +107,7 @@ def game_status(game: Game) -> Status:
         dealt=dealt,
         winner=GameOver.from_json(over[-1].data) if over else None,
         pending_lottery=pending,
-        skipped=_skipped(rules, nights, days),
+        skipped=_skipped(rules, game, nights, days),
         next_step=next_words,
         leaves=tuple(
             LeaveDay(e.seat, e.data["name"], e.data["day"]) for e in events if e.kind == "leave"
@@ -196,15 +197,19 @@ def _lots_made(events: list[Event], pending: int | None) -> bool:
     return any(e.kind == "lottery" and e.round == pending for e in events)
 
 
-def _skipped(rules: RuleSet, nights: set[int], days: set[int]) -> tuple[str, ...]:
-    """Steps the judge handled by hand: a day with no night before it, two nights in a row."""
+def _skipped(rules: RuleSet, game: Game, nights: set[int], days: set[int]) -> tuple[str, ...]:
+    """Steps the judge handled by hand: a day with no night before it, two nights in a row
+    (a day skipped by decision, ``night --skip-day``, says so)."""
     notes = []
     for round_no in sorted(days - nights):
         if rules.night_of_round(round_no) is not None:
-            notes.append(f"第 {round_no} 轮没有记录夜晚（权利行使）")
+            notes.append(f"第 {round_no} 轮没有记录夜晚（权利行使）（法官手工处理）")
+    decided = skipped_days(game)
     for round_no in sorted(nights):
-        if round_no + 1 in nights and round_no not in days:
-            notes.append(f"第 {round_no} 轮没有记录白天的投票")
+        if round_no in decided:
+            notes.append(f"第 {round_no} 轮没有投票：法官决定跳过白天（记录{decided[round_no]}时）")
+        elif round_no + 1 in nights and round_no not in days:
+            notes.append(f"第 {round_no} 轮没有记录白天的投票（法官手工处理）")
     return tuple(notes)
 
 

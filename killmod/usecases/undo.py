@@ -112,6 +112,8 @@ def describe(event: Event, roster: Roster) -> str | None:
     if event.kind == "thread":
         where = "游戏帖" if data.get("thread") == "game" else f"第 {event.round} 轮的投票帖"
         return f"记下的{where}地址（{data.get('url')}）"
+    if event.kind == "day_skipped":
+        return f"跳过第 {event.round} 轮白天的决定"
     if event.kind == "vote_opened":
         return f"第 {event.round} 轮投票的截止时间（{data.get('deadline')}）"
     if event.kind in ("tally_replaced", "night_replaced", "undone"):
