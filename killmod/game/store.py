@@ -496,6 +496,7 @@ class Game:
             "timezone": roster.timezone,
             "judges": list(roster.judges),
             "judge_uids": roster.judge_uids,
+            "substitute_uids": roster.substitute_uids,
             "variants": list(roster.variants),
             "code": roster.code,
         }
@@ -685,6 +686,7 @@ class Game:
             judges=tuple(judges),
             judge_uids=judge_uids,
             substitutes=tuple(queue),
+            substitute_uids=dict(self.setting("substitute_uids") or {}),
             variants=tuple(self.setting("variants") or ()),
             warnings=warnings,
             code=self.setting("code"),
