@@ -304,7 +304,7 @@ def test_warnings_carry_across_rounds_then_substitute_then_drown(game, serve_sit
             "2",
             "--format",
             "json",
-        ).output
+        ).stdout  # the judge is told on stderr where the substitute's notice is
     )
     actions = {w["seat"]: (w["total"], w["action"], w.get("substitute")) for w in doc["warnings"]}
     assert actions[9] == (2, "substitute", "替补甲")

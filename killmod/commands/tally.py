@@ -211,12 +211,16 @@ def tally_handout(
     """What a recorded tally hands the judge: the announcement (the game-over post when the
     game ended; kept by ``speaker`` for ``--post``), and the notes for the judge once the
     step is committed."""
+    from killmod.commands.notices import hand_substitutes_their_notices
     from killmod.game.delivery import Handout
 
     public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
     if speaker is not None:
         public = speaker.capture(public)
-    return Handout(public=public, notes=[notes] if notes else [])
+    handout = Handout(public=public, notes=[notes] if notes else [])
+    if game is not None and result.recorded is not None:
+        hand_substitutes_their_notices(game, result.warnings, handout, templates)
+    return handout
 
 
 def _so_far(
