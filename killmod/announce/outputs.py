@@ -47,10 +47,16 @@ def step_file(game: Game, stem: str, kind: str, same: Callable[[Event], bool]) -
     The name is the step's, never the folder's: a step recorded again (a night with
     ``--replace``, lots made again after their tie was re-recorded) is ``stem-2.txt``,
     ``stem-3.txt``…, counting this game's earlier ``kind`` events that are ``same``
-    (voided ones too); the second game of a file prefixes ``game2-``.  So a file already
-    there under that name is never last time's: it is an error (``refuse_taken``).
+    (voided ones too, but not those of a step undone, whose files ``undo`` moved aside);
+    the second game of a file prefixes ``game2-``.  So a file already there under that
+    name is never last time's: it is an error (``refuse_taken``).
     """
-    earlier = sum(1 for event in game.events(kind, include_void=True) if same(event))
+    aside = {event.data["step"] for event in game.events("undone") if event.data.get("moved")}
+    earlier = sum(
+        1
+        for event in game.events(kind, include_void=True)
+        if same(event) and event.step not in aside
+    )
     name = stem if earlier == 0 else f"{stem}-{earlier + 1}"
     number = len(game.previous_games()) + 1
     return f"{name}.txt" if number == 1 else f"game{number}-{name}.txt"

@@ -79,6 +79,8 @@ KIND_NAMES = {
     "board": "论坛上的发帖和站内短信",
     "judge": "法官的论坛 uid",
 }
+# The private files a step wrote (``Game._keep_private_files``): no change to the game.
+PRIVATE_FILES = "private_files"
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
 # What was posted on the board or sent by 站内短信 (``killmod.game.outbox``): a log of the
@@ -123,6 +125,10 @@ class Delivery(Protocol):
     def retract(self) -> None: ...
 
     def announce(self) -> None: ...
+
+    def files(self) -> list[Path]:
+        """The private files it writes (kept with the step: undoing it moves them aside)."""
+        ...
 
 
 class Step:
@@ -298,6 +304,7 @@ class Game:
         written: list[Delivery] = []
         try:
             yield step
+            self._keep_private_files(step)
             self._finish(step, when_over=when_over, based_on=based_on)
             for delivery in step.deliveries:
                 delivery.write()
@@ -316,6 +323,13 @@ class Game:
         self._step = None
         for delivery in step.deliveries:
             delivery.announce()
+
+    def _keep_private_files(self, step: Step) -> None:
+        """Name in the step the private files it writes (``killmod.game.private_files``:
+        undoing the step moves them aside)."""
+        files = [os.path.abspath(path) for delivery in step.deliveries for path in delivery.files()]
+        if files:
+            self.record(step.round, PRIVATE_FILES, None, {"files": files})
 
     def head(self) -> int:
         """The last step recorded in the file (any game, undo included): a version number."""
@@ -397,10 +411,11 @@ class Game:
             update steps set void = ? where void = 0 and id != ? and id > ?
               and (exists (select 1 from events where step_id = steps.id and void = ?)
                    or exists (select 1 from tallies where step_id = steps.id and void = ?))
-              and not exists (select 1 from events where step_id = steps.id and void = 0)
+              and not exists (select 1 from events where step_id = steps.id and void = 0
+                              and kind != ?)
               and not exists (select 1 from tallies where step_id = steps.id and void = 0)
             """,
-            [current, current, self._since[2], current, current],
+            [current, current, self._since[2], current, current, PRIVATE_FILES],
         )
 
     def _require_step(self) -> Step:
