@@ -5,13 +5,16 @@ the judge told), and the lurkers' counts split by who held the seat.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from killmod.core.errors import BadInput
 from killmod.game.roster import parse_roster
-from tests.support.boardgames import board_game
+from tests.support.boardgames import GAME_TID, board_game
 from tests.support.gamefiles import deadline, roster_toml, serve, votes
 from tests.support.gamesteps import ROLES, console
+from tests.support.pagebuilder import SHANGHAI, FakePost, FakeThread, discuz_x_site
 
 SUBSTITUTE_UID = 7000
 
@@ -52,10 +55,11 @@ def _no_vote_from(*seats: int, target: int = 16, living=range(1, 17)) -> list:
     return votes("20:00:00", ballots)
 
 
-@pytest.mark.slow
-def test_a_substitute_by_a_second_warning_gets_his_notice_and_the_judge_is_told(
-    tmp_path, serve_site
-):
+@pytest.fixture
+def substituted(tmp_path, serve_site):
+    """A 1.2 game on the local board in which 玩家9 votes on neither day: at day 2's
+    deadline (2024-03-02 22:00) his second warning brings 替补甲 (uid 7000) into seat 9.
+    Returns the game and the second tally's process."""
     extra = f'substitutes = [{{ name = "替补甲", uid = {SUBSTITUTE_UID} }}]'
     game = board_game(tmp_path, serve_site, "1.2", ROLES, extra=extra)
     game.board.member("替补甲", SUBSTITUTE_UID)
@@ -68,7 +72,14 @@ def test_a_substitute_by_a_second_warning_gets_his_notice_and_the_judge_is_told(
     day2 = serve(serve_site, _no_vote_from(9, target=15, living=living), 2)
     second = console("tally", day2, "--db", db, "--deadline", deadline(2), "--record")
     assert second.returncode == 0, second.stderr
-    notice = tmp_path / "game-private" / "09-替补甲.txt"
+    return game, second, day2
+
+
+@pytest.mark.slow
+def test_a_substitute_by_a_second_warning_gets_his_notice_and_the_judge_is_told(substituted):
+    game, second, day2 = substituted
+    db = game.db
+    notice = game.tmp / "game-private" / "09-替补甲.txt"
     told = "9号：替补 替补甲 接替 玩家9（第 2 次警告），身份不变。"
     told += f"他的站内短信（9号的身份）写在 {notice}"
     assert told in second.stderr and "killmod notices --seat 9 --send" in second.stderr
@@ -88,3 +99,41 @@ def test_a_substitute_by_a_second_warning_gets_his_notice_and_the_judge_is_told(
     assert not notice.exists()
     again = console("tally", day2, "--db", db, "--deadline", deadline(2), "--record")
     assert again.returncode == 0 and notice.exists(), again.stderr
+
+
+@pytest.mark.slow
+def test_the_lurkers_count_each_post_for_whoever_held_the_seat_when_it_was_made(
+    substituted, serve_site
+):
+    game, _, _ = substituted
+    posts = [
+        ("玩家9", 5009, "2024-03-02 10:00:00"),
+        ("玩家9", 5009, "2024-03-02 11:00:00"),
+        ("替补甲", SUBSTITUTE_UID, "2024-03-02 12:00:00"),  # before he holds the seat
+        ("玩家9", 5009, "2024-03-03 09:00:00"),  # replaced: no longer seat 9's
+        ("替补甲", SUBSTITUTE_UID, "2024-03-03 10:00:00"),
+    ]
+    thread = FakeThread(
+        GAME_TID,
+        "【1.2 游戏帖】",
+        [
+            FakePost(60001 + n, name, uid, _shanghai(when), f"第 {n + 1} 帖", time_style="absolute")
+            for n, (name, uid, when) in enumerate(posts)
+        ],
+        now=_shanghai("2024-03-04 12:00:00"),
+    )
+    url = f"{serve_site(discuz_x_site(thread))}/forum.php?mod=viewthread&tid={GAME_TID}"
+    round2 = console("lurkers", url, "--round", 2, "--format", "text", "--db", game.db)
+    assert round2.returncode == 0, round2.stderr
+    assert "9号 玩家9（至 03-02 22:00:00 被替换）：2 次" in round2.stdout
+    assert "替补甲" not in round2.stdout  # he held no part of round 2
+    round3 = console(
+        "lurkers", url, "--round", 3, "--to", "2024-03-03 22:00", "--format", "text",
+        "--db", game.db,
+    )  # fmt: skip
+    assert round3.returncode == 0, round3.stderr
+    assert "9号 替补甲：1 次" in round3.stdout and "玩家9" not in round3.stdout
+
+
+def _shanghai(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=SHANGHAI)
