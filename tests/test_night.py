@@ -65,7 +65,7 @@ def test_a_kill_is_recorded_and_the_post_shows_the_camp_only(db: Path):
 
 
 def test_the_zhashi_window_ends_24_hours_after_the_announcement(db: Path):
-    post = ok(night(db, 1, "--kill", 9, "--at", "2019-05-13 08:30", "--format", "text"))
+    post = ok(night(db, 1, "--kill", 9, "--at", "2019-05-13 08:30", "--format", "text", "--yes"))
     assert "公布时间：2019-05-13 08:30:00" in post
     assert "至 2019-05-14 08:30:00 止" in post
     assert "9号 小明 被杀，出局。身份：杀手。" in post
@@ -182,15 +182,16 @@ def test_killers_win_at_four_left_and_the_game_over_post_is_printed(db: Path):
 
 
 def test_good_wins_when_all_killers_are_out(db: Path):
-    post = ok(night(db, 1, "--kill", 14, "--veto", 9))
+    post = ok(night(db, 1, "--kill", 14, "--veto", 9, "--yes"))  # 14 is a killer
     assert "游戏结束：好人方胜利" in post
-    again = night(db, 1, "--kill", 14, "--veto", 9, "--replace", "--format", "json")
-    assert json.loads(ok(again))["winner"] == "好人"
+    again = night(db, 1, "--kill", 14, "--veto", 9, "--replace", "--format", "json", "--yes")
+    ok(again)  # stderr: the judge's confirmation of the kill of a killer
+    assert json.loads(again.stdout)["winner"] == "好人"
     assert len(Game.open(db).events("game_over")) == 1  # the replaced night's end is void
 
 
 def test_nothing_is_recorded_after_the_game_is_over(db: Path):
-    ok(night(db, 1, "--kill", 14, "--veto", 9))
+    ok(night(db, 1, "--kill", 14, "--veto", 9, "--yes"))
     done = night(db, 2, "--kill", 1)
     assert done.exit_code == 2 and "游戏已经结束（好人方胜利）" in done.output
     assert alive(db, 1)

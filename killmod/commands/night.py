@@ -254,6 +254,7 @@ def _from_inbox(
     from killmod.board.inbox import read_night
     from killmod.commands.speak import board_of
     from killmod.core.errors import BadInput
+    from killmod.core.times import format_local
     from killmod.usecases.inbox import OPTION_NAMES, night_start
 
     if not until_text:
@@ -285,7 +286,7 @@ def _from_inbox(
     now = datetime.now(tz)
     if until > now and not early:
         raise BadInput(
-            f"截止时间 {until:%Y-%m-%d %H:%M} 还没到：之后还可能有玩家发来行动，截止后再记录"
+            f"截止时间 {format_local(until, tz)} 还没到：之后还可能有玩家发来行动，截止后再记录"
             "（确实要提前记录加 --early）。什么也没有记录。"
         )
     question = f"核对 {where} 后，记录第 {night_no} 夜？"
@@ -333,9 +334,10 @@ def _night(
     is committed; the penalties applied are a note for the judge."""
     from killmod.announce.render import render_private, render_public
     from killmod.announce.views import dawn_view, night_secrets_view, record_view
+    from killmod.commands.speak import interactive
     from killmod.game.delivery import Handout
     from killmod.rules import rule_set_of
-    from killmod.usecases.night import record_night
+    from killmod.usecases.night import SelfAimed, record_night
 
     name = step_file(game, f"night{night_no}-private", "night", _night_number(night_no))
     outputs.refuse_taken([name])
@@ -361,15 +363,25 @@ def _night(
             handout.notes.insert(0, render_public("night.penalties.text.j2", templates, view))
         return handout
 
-    record_night(
-        game,
-        night_no,
-        choice,
-        at_text=at_text,
-        replace=replace_record,
-        skip_day=skip_day,
-        deliver=hand_out,
-    )
+    def record(confirmed: bool) -> RecordedNight:
+        return record_night(
+            game,
+            night_no,
+            choice,
+            at_text=at_text,
+            replace=replace_record,
+            skip_day=skip_day,
+            self_aimed_confirmed=confirmed,
+            deliver=hand_out,
+        )
+
+    try:
+        record(False)
+    except SelfAimed as refused:  # nothing recorded: shown, confirmed, recorded again
+        if not (speaker.yes or interactive()):
+            raise
+        if speaker.confirm(refused.shown, "仍然记录这一夜？", "没有记录"):
+            record(True)
 
 
 def _night_number(night_no: int) -> Callable[[Event], bool]:
