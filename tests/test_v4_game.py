@@ -320,4 +320,4 @@ def test_the_deadline_is_the_first_days_and_status_names_the_next_night(db, serv
     ok(night(db, 0))
     url = serve(serve_site, votes("20:00:00", {1: "投11", 2: "投11"}))
     ok(tally(db, url, "--record", deadline=DEADLINE))
-    assert "第 2 轮夜晚：killmod night --round 1" in ok(run("status", "--db", db))
+    assert "第 1 夜：killmod night --round 1" in ok(run("status", "--db", db))

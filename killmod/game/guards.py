@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, TallyResult
-from killmod.core.times import format_iso, local_text
+from killmod.core.times import format_local, local_text
 from killmod.game.state import day_goes_on, day_rounds
 from killmod.rules import TITLE_MARKS
 
@@ -219,8 +219,10 @@ def refuse_early(deadline: datetime, now: datetime, *, early: bool) -> bool:
         return False
     if early:
         return True
+    zone = deadline.tzinfo
     raise BadInput(
-        f"截止时间 {format_iso(deadline)} 还没到（现在 {format_iso(now)}）：截止后再记录。"
+        f"截止时间 {format_local(deadline, zone)} 还没到（现在 {format_local(now, zone)}）："
+        "截止后再记录。"
         "确实要提前记录（比如所有人都已投票），加 --early，记录和公告都会注明“提前计票”。"
     )
 
@@ -250,10 +252,14 @@ def thread_problems(thread: Thread, result: TallyResult) -> list[str]:
     deadline = result.deadline
     opening = min(thread.posts, key=lambda post: post.posted_at)
     problems = []
+
+    def shown(moment: datetime) -> str:
+        return format_local(moment, deadline.tzinfo)
+
     if opening.posted_at > deadline:
         problems.append(
-            f"投票帖的第一个帖子（{_where(opening.floor)}，{format_iso(opening.posted_at)}）"
-            f"在截止时间 {format_iso(deadline)} 之后：截止时间或投票帖不对？"
+            f"投票帖的第一个帖子（{_where(opening.floor)}，{shown(opening.posted_at)}）"
+            f"在截止时间 {shown(deadline)} 之后：截止时间或投票帖不对？"
         )
     players = [v for v in result.verdicts if v.seat is not None]
     if not players:
@@ -264,8 +270,8 @@ def thread_problems(thread: Thread, result: TallyResult) -> list[str]:
     elif opening.posted_at <= deadline and all(v.posted_at > deadline for v in players):
         first = min(players, key=lambda v: v.posted_at)
         problems.append(
-            f"玩家的 {len(players)} 个帖子都在截止时间 {format_iso(deadline)} 之后"
-            f"（最早的是 {_where(first.floor)}，{format_iso(first.posted_at)}）："
+            f"玩家的 {len(players)} 个帖子都在截止时间 {shown(deadline)} 之后"
+            f"（最早的是 {_where(first.floor)}，{shown(first.posted_at)}）："
             "截止时间的日期不对？"
         )
     return problems

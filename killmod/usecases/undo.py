@@ -19,6 +19,7 @@ from pathlib import Path
 
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, Roster
+from killmod.core.times import local_text
 from killmod.game import outbox
 from killmod.game.private_files import MoveAside
 from killmod.game.store import (
@@ -31,6 +32,7 @@ from killmod.game.store import (
     Game,
     StepRecord,
 )
+from killmod.rules import rule_set
 from killmod.usecases.status import Status, game_status
 
 # Death causes as the undo report names them.
@@ -126,14 +128,17 @@ def describe(event: Event, roster: Roster) -> str | None:
     if event.kind == "day":
         return f"第 {event.round} 轮的投票结果"
     if event.kind == "night":
-        return f"第 {event.round} 轮的夜晚"
+        rules = rule_set(roster.rules)
+        night = event.data.get("night", rules.night_of_round(event.round or 0))
+        return rules.night_name(night) if night is not None else f"第 {event.round} 轮的夜晚"
     if event.kind == "thread":
         where = "游戏帖" if data.get("thread") == "game" else f"第 {event.round} 轮的投票帖"
         return f"记下的{where}地址（{data.get('url')}）"
     if event.kind == "day_skipped":
         return f"跳过第 {event.round} 轮白天的决定"
     if event.kind == "vote_opened":
-        return f"第 {event.round} 轮投票的截止时间（{data.get('deadline')}）"
+        shown = local_text(data["deadline"], roster.timezone)
+        return f"第 {event.round} 轮投票的截止时间（{shown}）"
     if event.kind in ("tally_replaced", "night_replaced", "undone", PRIVATE_FILES):
         return None
     return KIND_NAMES.get(event.kind, event.kind) + (f"（{who}）" if event.seat else "")
