@@ -52,7 +52,7 @@ def test_every_post_of_the_day_per_rule_set(rules, tmp_path, serve_site, monkeyp
     url = game.vote_url(2)
     opened = run("open", "--round", 2, "--deadline", "21:00", "--thread", url, "--db", db)
     golden(f"{rules}/open.bbcode", ok(opened))
-    assert "已记录：第 2 轮投票截止 2024-03-02T21:00:00+08:00，投票帖已记下。" in opened.stderr
+    assert "已记录：第 2 轮投票截止 2024-03-02 21:00:00，投票帖已记下。" in opened.stderr
     clock(monkeypatch, shanghai(2, "20:30:00"))
     golden(f"{rules}/provisional.bbcode", ok(run("tally", "--db", db, "--as-of", 4)))
     golden(f"{rules}/provisional.text", ok(run("tally", "--db", db, "--format", "text")))
