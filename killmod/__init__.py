@@ -14,6 +14,7 @@ from typing import Any
 # The command's name → the use case that does its work ("module:function").
 USE_CASES = {
     "tally": "killmod.usecases.tally:tally",
+    "alias": "killmod.usecases.alias:record_alias",
     "audit": "killmod.usecases.audit:audit",
     "deal": "killmod.usecases.deal:deal",
     "history": "killmod.usecases.history:chronicle",

@@ -135,7 +135,11 @@ class Verdict:
     """What the tally made of one post: the audit line anyone can check.
 
     ``verdict`` is ``counted``, ``superseded`` (a ballot a later one replaced),
-    ``judge``, ``ignored`` (the judge's ruling) or one of the reason codes.
+    ``judge``, ``ignored`` (the judge's ruling) or one of the reason codes.  ``read_as``
+    says how a vote's target was read (``seat``, ``name``, ``alias``, ``former``,
+    ``part``, ``writer``; a part of several names: ``part`` on an ambiguous post), and
+    ``detail`` the target as read — for an ambiguous post the targets (“5,7”), for an
+    unknown one the name not known (``killmod.ballots.votes.Reading``).
     """
 
     pid: int
@@ -149,6 +153,8 @@ class Verdict:
     fragment: str = ""
     ruling: str | None = None
     notes: tuple[str, ...] = ()
+    read_as: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -206,7 +212,8 @@ class Flag:
 
 @dataclass(frozen=True)
 class GameWarning:
-    """A warning given this round; ``action`` is warn, substitute or out (淹死)."""
+    """A warning given this round; ``action`` is warn, substitute or out (淹死 — or, for
+    the player the same vote puts out, out by the vote: no substitute, no drowning)."""
 
     seat: int
     name: str

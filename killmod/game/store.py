@@ -78,6 +78,7 @@ KIND_NAMES = {
     "vote_opened": "开始投票（截止时间）",
     "board": "论坛上的发帖和站内短信",
     "judge": "法官的论坛 uid",
+    "alias": "别名",
 }
 # The private files a step wrote (``Game._keep_private_files``): no change to the game.
 PRIVATE_FILES = "private_files"
@@ -690,6 +691,9 @@ class Game:
                 if event.data["new"] in queue:
                     queue.remove(event.data["new"])
                 warnings.pop(seat, None)  # a new holder starts without warnings
+            elif event.kind == "alias":  # ``killmod alias``: a name players vote with
+                player = players[seat]
+                players[seat] = replace(player, aliases=(*player.aliases, event.data["alias"]))
             elif event.kind == "judge":  # ``killmod judge``: a judge's uid after the set-up
                 if event.data["name"] not in judges:
                     judges.append(event.data["name"])

@@ -68,6 +68,8 @@ class Status:
     deadline: datetime | None = None
     hidden: dict[str, Any] = field(default_factory=dict)
     rules_title: str = ""  # the set's name as judges write it (V4.0)
+    # What comes next: ("over", n), ("day", n) — the vote of round n — or ("night", n).
+    upcoming: tuple[str, int] = ("night", 1)
 
 
 def game_status(game: Game) -> Status:
@@ -121,6 +123,7 @@ def game_status(game: Game) -> Status:
         deadline=deadline,
         hidden=_hidden(game) if dealt else {},
         rules_title=title(roster.rules),
+        upcoming=upcoming,
     )
 
 

@@ -331,6 +331,34 @@ def _with_rulings(
     return replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
 
 
+def recount_hint(game: Game, source: str | None, round_no: int | None) -> str | None:
+    """After a step that changes how ballots read (``killmod alias``): what the judge runs
+    to count again when there is nothing to count here — the round's tally is recorded
+    (it is counted again by recording it anew), or no vote thread is known — and None
+    when the vote can be counted again (``source``, or the round's remembered thread)."""
+    from killmod.core.times import local_text
+    from killmod.game.state import day_rounds
+    from killmod.game.threads import remembered
+
+    round_no = round_no or next_day(game)
+    recorded = game.tally_record(round_no)
+    if recorded is None and (source or remembered(game).vote(round_no)):
+        return None
+    if recorded is None:
+        days = day_rounds(game)
+        recorded = game.tally_record(max(days)) if days else None
+    if recorded is None:
+        return (
+            f"游戏文件里没有记下第 {round_no} 轮的投票帖，所以没有重新计票："
+            "请运行 killmod tally 投票帖 --deadline 截止时间。"
+        )
+    deadline = local_text(recorded["deadline"], game.roster().timezone)
+    return (
+        f"第 {recorded['round']} 轮的计票已经记录：按新的别名重新计票并记录，请运行 "
+        f'killmod tally --round {recorded["round"]} --deadline "{deadline}" --record --replace'
+    )
+
+
 def check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
     """Before the thread is read: the file can be written, the round can be recorded."""
     problem = unwritable(game.path)

@@ -136,6 +136,8 @@ def describe(event: Event, roster: Roster) -> str | None:
         return f"记下的{where}地址（{data.get('url')}）"
     if event.kind == "day_skipped":
         return f"跳过第 {event.round} 轮白天的决定"
+    if event.kind == "alias":
+        return f"{event.seat}号 {data.get('name')} 的别名「{data.get('alias')}」"
     if event.kind == "vote_opened":
         shown = local_text(data["deadline"], roster.timezone)
         return f"第 {event.round} 轮投票的截止时间（{shown}）"
