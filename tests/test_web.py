@@ -243,3 +243,21 @@ def test_a_refusal_is_shown_with_nothing_recorded(day):
     assert 'class="error"' in html and "什么也没有记录" in html
     assert not list((db.parent / "killmod-private").glob("night*"))
     assert "第 1 轮夜晚" in page.get("/").get_data(as_text=True)  # still the next step
+
+
+def test_a_night_aimed_at_its_own_actor_is_confirmed_on_the_form(day):
+    from killmod.game.store import Game
+
+    page, db, _, _, _ = day
+    assert page.post("/deal").status_code == 200
+    roster = Game.open(db).roster()
+    inspector = next(p.seat for p in roster.players if p.role == "检查官")
+    good = next(p.seat for p in roster.players if p.role == "水民")
+    night = {"night": "1", "kill": str(good), "veto": str(inspector), "at": "2024-03-01 08:00"}
+    asked = page.post("/night", night)
+    assert asked.status_code == 422
+    html = asked.get_data(as_text=True)
+    assert f"--veto {inspector}：否决权的目标是行使它的玩家本人" in html
+    assert 'name="self_aimed"' in html and not Game.open(db).events("night")
+    assert page.post("/night", night | {"self_aimed": "yes"}).status_code == 200
+    assert [e.round for e in Game.open(db).events("night")] == [1]

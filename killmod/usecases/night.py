@@ -218,12 +218,6 @@ def _targets(choice: NightChoice, option: str) -> tuple[int, ...]:
     return tuple(given) if isinstance(given, tuple) else () if given is None else (given,)
 
 
-def day_to_skip(game: Game) -> int | None:
-    """The round whose vote is not recorded before the next night: recording that night
-    takes the judge's decision to skip the day (``skip_day``)."""
-    return pending_day(game)
-
-
 def announcement_time(at_text: str | None, tz: ZoneInfo, now: datetime | None = None) -> datetime:
     """When the judge announces the deaths: ``--at`` or now, in the roster's timezone.
 

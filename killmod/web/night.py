@@ -9,7 +9,7 @@ from killmod.announce.outputs import Outputs
 from killmod.announce.views import public_roster
 from killmod.core.errors import KillmodError
 from killmod.usecases.gamefile import last_step
-from killmod.usecases.night import SelfAimed, day_to_skip, record_night
+from killmod.usecases.night import SelfAimed, record_night
 from killmod.usecases.nightform import SEVERAL, night_choice, night_form
 from killmod.usecases.status import game_status
 from killmod.web.board import remember_post
@@ -22,7 +22,6 @@ def _form(**more):
     with game() as opened:
         form = night_form(opened)
         roster = public_roster(game_status(opened).roster)
-        skippable = day_to_skip(opened)
     return show(
         "web/night.html.j2",
         night=form.night,
@@ -32,7 +31,6 @@ def _form(**more):
         ask_at=form.at,
         living=roster.living,
         chosen={key: request.form.getlist(key) for key in request.form},
-        skippable=skippable,
         **more,
     )
 
@@ -61,7 +59,6 @@ def record():
                 night_no,
                 choice,
                 at_text=request.form.get("at", "").strip() or None,
-                skip_day=request.form.get("skip_day") == "yes",
                 self_aimed_confirmed=request.form.get("self_aimed") == "yes",
                 deliver=deliver,
             )
