@@ -222,10 +222,12 @@ def test_same_shown_name_with_another_uid_is_not_player():
     assert ballot(result, 3).kind == "self"
 
 
-def test_player_without_a_known_uid_is_matched_by_name():
+def test_player_without_a_known_uid_is_matched_by_his_name_as_shown_only():
+    """Issue 25.4: another account named ``MEER`` was counted as the player ``meer``."""
     roster = Roster(players=(Player(1, "meer"), Player(2, "阿狸")), judges=(JUDGE,))
     result = tally(post(6, "MEER", "投2号", uid=555), roster=roster)
-    assert ballot(result, 1).target == 2
+    assert reasons(result) == {6: "not_player"} and ballot(result, 1).kind == "self"
+    assert ballot(tally(post(6, "meer", "投2号", uid=555), roster=roster), 1).target == 2
 
 
 def test_renamed_former_holder_after_replacement_is_replaced():
@@ -471,8 +473,9 @@ def test_reason_codes_are_in_the_design_order_with_additions_last():
         "invalid_target",
         "edited",
     )
-    # X: a ballot after the first, then a ballot that says 跟票 or 补票 (docs/rules/x.md)
-    assert REASONS[10:] == ("repeat_ballot", "follow_vote")
+    # X: a ballot after the first, then a ballot that says 跟票 or 补票 (docs/rules/x.md);
+    # a ballot only in invisible text (README)
+    assert REASONS[10:] == ("repeat_ballot", "follow_vote", "hidden_text")
 
 
 @pytest.mark.parametrize(

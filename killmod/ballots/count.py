@@ -39,8 +39,10 @@ from killmod.core.names import fold, shown
 
 # When several reasons fit one post, the first of these is reported (README, “The JSON
 # document”). ``repeat_ballot`` (X: a ballot after the voter's first) and ``follow_vote``
-# (X: a ballot that says 跟票 or 补票) come last: they are known only once the post would
-# otherwise count.
+# (X: a ballot that says 跟票 or 补票) come after the contract's codes: they are known only
+# once the post would otherwise count.  ``hidden_text`` (a ballot only in text the board
+# renders invisible: ``Post.hidden``) is the one a post gets instead of ``no_vote`` when its
+# visible text holds no ballot.
 REASONS = (
     "not_player",
     "dead",
@@ -54,6 +56,7 @@ REASONS = (
     "edited",
     "repeat_ballot",
     "follow_vote",
+    "hidden_text",
 )
 MINUTE = timedelta(seconds=59)
 
@@ -283,6 +286,12 @@ def _judge_post(post, standing, player, roster, deadline, reader, options, scope
             return "time_ambiguous", seat, None, ruling_note, ()
 
     reading, notes = _reading(post, seat, ruling, reader)
+    hidden = _hidden_ballot(post, reader) if ruling is None else None
+    if hidden is not None:
+        notes = (*notes, "hidden_text")
+        flags.append(Flag(post.floor, seat, "hidden_text", hidden.fragment))
+        if reading.kind == "none":  # the only ballot is one nobody can see: not counted
+            return "hidden_text", seat, hidden, ruling_note, notes
     if reading.kind == "proxy":
         return "proxy", seat, reading, ruling_note, notes
     if reading.kind == "none":
@@ -347,6 +356,16 @@ def _reading_notes(reading: Reading) -> tuple[str, ...]:
     if reading.script:
         return ("script",)
     return ("unvote",) if reading.unvote else ()
+
+
+def _hidden_ballot(post: Post, reader: BallotReader) -> Reading | None:
+    """What the post's invisible text (``Post.hidden``) reads as, when it reads as a ballot
+    of any kind: a vote nobody could see is no ballot, but the judge is shown it."""
+    for text in post.hidden:
+        reading = reader.read(text)
+        if reading.kind != "none":
+            return reading
+    return None
 
 
 def _timing(moment: datetime, precision: str, deadline: datetime) -> str:
@@ -469,12 +488,14 @@ def next_warnings(
 class AuthorIndex:
     """Who wrote a post: a judge, a seat's current or former holder, or an outsider.
 
-    A forum account is its uid: when the roster gives one for a person, a post is theirs
-    only if it shows that uid, or, in a view that shows no uids (printable, archiver, a
-    deleted account), their name exactly as the board shows it.  A lookalike name — one
-    that is the person's only after folding away case, width, zero-width or bidi
-    characters (``killmod.core.names.fold``) — is never taken for someone with a uid; for
-    someone without one it is, and ``lookalike`` says so for the audit.
+    A forum account is its uid: when the roster gives one for a person (or the board
+    showed it: ``killmod.ballots.uids.pin_uids``), a post is theirs only if it shows that
+    uid, or, in a view that shows no uids (printable, archiver, a deleted account), their
+    name exactly as the board shows it.  A lookalike name — one that is the person's only
+    after folding away case, width, zero-width or bidi characters
+    (``killmod.core.names.fold``) — is another account: never a player's or a former
+    holder's post, and ``lookalike`` says so for the audit.  Only a judge without a uid is
+    still taken by a lookalike name (flagged): a judge's post is never a ballot either way.
     """
 
     def __init__(self, roster: Roster) -> None:
@@ -529,9 +550,9 @@ class AuthorIndex:
         folded = self._by_folded.get(fold(author))
         if folded is None:
             return None, None
-        if folded.uid is not None:
-            return None, folded.name  # looks like someone whose uid it does not show
-        return folded, folded.name
+        if folded.kind == "judge" and folded.uid is None:
+            return folded, folded.name
+        return None, folded.name  # another account that only looks like someone's
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,10 @@ PRECISION_SPAN = {
 class Post:
     """One post of a forum thread, as a scraper read it.
 
-    ``body`` is the post's own text: quotes, signatures and the board's edit
-    notice are removed (quotes are kept apart in ``quotes``).  ``posted_at`` is
+    ``body`` is the post's own text as a reader of the thread sees it: quotes, signatures
+    and the board's edit notice are removed (quotes are kept apart in ``quotes``), and so
+    is text the board renders invisible — white on white, a size of 0, ``display:none``
+    (kept apart in ``hidden``, one text per run: ``scrapers.hidden``).  ``posted_at`` is
     timezone-aware; ``precision`` says how exactly it is known: the post was written
     between ``posted_at`` and ``posted_at + PRECISION_SPAN[precision]``.
     """
@@ -43,6 +45,7 @@ class Post:
     edited_at: datetime | None = None
     banned: bool = False
     page: int = 1
+    hidden: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -426,6 +429,8 @@ class TallyResult:
     """Everything a tally decided, in the shape of the ``killmod.tally/1`` document (README).
 
     ``excused`` are the non-voters not warned because they were on leave (1.2 请假).
+    ``pinned`` are the players' uids this read took from the board (the roster had none):
+    ``killmod.ballots.uids.Pin``; ``roster`` carries them.
     """
 
     rules: str
@@ -445,3 +450,4 @@ class TallyResult:
     day: DayStep | None = None
     excused: tuple[int, ...] = ()
     early: bool = False  # counted before its deadline
+    pinned: tuple[Any, ...] = ()

@@ -95,10 +95,10 @@ def gone_out(record: outbox.Record) -> str:
     if record.what == "post":
         where = f"帖子 {record.data.get('thread')}"
         pid = f" pid {record.data['pid']}" if record.data.get("pid") else ""
-        return (
-            f"{maybe}回复到{where}的公告（{pid.strip() or '结果不明'}）不会撤回："
-            "请到论坛上删除或发帖更正"
-        )
+        shown = pid.strip() or "结果不明"
+        if record.state == "held":
+            shown = f"待审核{pid}"
+        return f"{maybe}回复到{where}的公告（{shown}）不会撤回：请到论坛上删除或发帖更正"
     return (
         f"{maybe}发给 {record.seat}号（uid {record.data.get('uid')}）的站内短信无法收回："
         "请另发站内短信告诉他作废"
@@ -138,6 +138,8 @@ def describe(event: Event, roster: Roster) -> str | None:
         return f"跳过第 {event.round} 轮白天的决定"
     if event.kind == "alias":
         return f"{event.seat}号 {data.get('name')} 的别名「{data.get('alias')}」"
+    if event.kind == "uid":
+        return f"从论坛读到的 {event.seat}号 {data.get('name')} 的 uid（{data.get('uid')}）"
     if event.kind == "vote_opened":
         shown = local_text(data["deadline"], roster.timezone)
         return f"第 {event.round} 轮投票的截止时间（{shown}）"

@@ -67,11 +67,7 @@ def preview():
     except KillmodError as error:
         return show("web/post.html.j2", error=error.message, stage="refused"), 422
     if posted.already:
-        return show(
-            "web/post.html.j2",
-            stage="done",
-            done=f"这篇已经发过：帖子 {posted.tid} 的 pid {posted.pid}，没有再发。",
-        )
+        return show("web/post.html.j2", stage="done", done=posted.said)
     return show(
         "web/post.html.j2",
         stage="confirm",
@@ -98,11 +94,7 @@ def send():
             )
     except KillmodError as error:
         return show("web/post.html.j2", error=error.message, stage="refused"), 422
-    if posted.already:
-        said = f"这篇已经发过：帖子 {posted.tid} 的 pid {posted.pid}，没有再发。"
-    else:
-        said = f"已回复帖子 {posted.tid}：pid {posted.pid}（已记在游戏文件里）。"
-    return show("web/post.html.j2", stage="done", done=said)
+    return show("web/post.html.j2", stage="done", done=posted.said)
 
 
 @pages.get("/login")
