@@ -26,15 +26,19 @@ def tally_handout(
     capture: Callable[[str], str] | None = None,
 ) -> Handout:
     """What a recorded tally hands the judge: the announcement (the game-over post when the
-    game ended; handed to ``capture``, as ``--post`` keeps it), and the notes for the judge once the
-    step is committed; and the announcement alone (``bbcode``/``text``), which the vote's
-    evidence keeps as printed."""
+    game ended; handed to ``capture``, as ``--post`` keeps it), the notice of a substitute
+    its warnings bring, and the notes for the judge once the step is committed; and the
+    announcement alone (``bbcode``/``text``), which the vote's evidence keeps as printed."""
+    from killmod.announce.notices import hand_substitutes_their_notices
     from killmod.game.delivery import Handout
 
     public, notes, announcement = _posts(result, game, fmt, templates, print_secrets=print_secrets)
     if capture is not None:
         public = capture(public)
-    return Handout(public=public, notes=[notes] if notes else [], announcement=announcement)
+    handout = Handout(public=public, notes=[notes] if notes else [], announcement=announcement)
+    if game is not None and result.recorded is not None:  # the substitutes' notices
+        hand_substitutes_their_notices(game, result.warnings, handout, templates)
+    return handout
 
 
 def render_provisional(counted: Provisional, fmt: str, templates: Path | None) -> str:

@@ -841,7 +841,7 @@ def notice_view(
 def prod_view(report: LurkerReport, seat: int, rules: ModuleType) -> PrivateView:
     """The message to one lurker (站内短信): his posts in the round, the minimum, the
     rule text's words on what his answer decides (1.2 二.2.2)."""
-    count = next(count for count in report.counts if count.seat == seat)
+    count = next(c for c in report.counts if c.seat == seat and c.warnable)
     return PrivateView(
         {
             "count": count,

@@ -151,7 +151,8 @@ def speaker(command: Callable) -> Callable:
                 from killmod.core.errors import BadInput
 
                 raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
-            speaking.options("--post 发帖")  # refused before anything is recorded
+            # refused before anything is recorded
+            _ready_to_post(kwargs["post_url"], speaking.options("--post 发帖"), kwargs)
         if kwargs.get("send"):
             speaking.options("--send 发站内短信")
         if kwargs.get("from_pm"):
@@ -159,6 +160,19 @@ def speaker(command: Callable) -> Callable:
         return command(*args, speaker=speaking, **kwargs)
 
     return with_speaker
+
+
+def _ready_to_post(url: str, options: BoardOptions, kwargs: dict) -> None:
+    """What ``--post`` needs, checked before the command records its step: the thread's
+    address, the judge's cookies for that board, a judge's uid in the game file."""
+    from killmod.board.session import refuse_unready
+    from killmod.game.store import Game
+
+    db_path = kwargs.get("db_path")
+    if db_path is None or not Path(db_path).exists():
+        return  # the command itself refuses a missing game file
+    with Game.open(Path(db_path)) as game:
+        refuse_unready(url, options, game.roster())
 
 
 def post_after(

@@ -42,6 +42,10 @@ class Handout:
         self.private.setdefault(path.parent, {})[path.name] = text
         return path
 
+    def files(self) -> list[Path]:
+        """The private files it writes."""
+        return [folder / name for folder, texts in self.private.items() for name in texts]
+
     def write(self) -> None:
         """Write the private files, then the public post; on any failure, none stays."""
         try:

@@ -75,7 +75,7 @@ def record_tally(
             refuse_if_over(game)
         expect_day(game, result.round, replacing=replace)
         plan_day(game, result.round, phase=None, recording=True, replacing=replace)
-        refuse_same_thread(game, result.round, snapshot, source, deadline)
+        refuse_same_thread(game, result.round, snapshot, source)
         existing = game.tally_record(result.round) if replace else None
         document = tally_json(result, rules)
         tally_id = game.save_tally(

@@ -292,6 +292,8 @@ def _read_vote(
     if record and game is None:
         raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
     source = vote_thread_or_remembered(game, source, round_no)
+    if game is not None:
+        _check_part(game, source, round_no, recording=record)
     deadline = deadline_or_opened(game, deadline, round_no)
     if game is None:
         plan = roster_plan(roster, phase)
@@ -398,6 +400,17 @@ def check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
     if not replacing:
         refuse_if_over(game)
     expect_day(game, round_no, replacing=replacing)
+
+
+def _check_part(game: Game, source: str, round_no: int | None, *, recording: bool) -> None:
+    """Before the thread is read: a thread the game file knows in another part (the game
+    thread, another round's vote thread) is refused for a recording, warned for a count."""
+    from killmod.game.threads import part_of, refuse_other_part
+
+    if recording:
+        refuse_other_part(game, source, round_no)
+    elif (part := part_of(game, source, round_no)) is not None:
+        logger.warning(f"这个帖子是游戏文件记下的{part}，不是第 {round_no} 轮的投票帖。")
 
 
 def _check_thread(thread: Thread, result: TallyResult, *, recording: bool) -> None:
