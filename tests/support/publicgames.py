@@ -333,7 +333,8 @@ class Game2:
             return ()
         police = [s for s in living if roles.get(s) == "警察"]
         if "check" not in chosen and police:
-            extra += ["--check", choose.pick(living)]
+            # not at a police: a choice aimed at its own actors needs the judge's yes
+            extra += ["--check", choose.pick([s for s in living if s not in police] or living)]
         if self.rules != "v4":
             return tuple(extra)
         round_no = number + 1  # V4.0: night N belongs to round N+1
