@@ -16,15 +16,24 @@ if TYPE_CHECKING:
 
 
 def lurkers_handout(
-    game: Game, fmt: str, templates: Path | None, capture: Callable[[str], str] | None = None
+    game: Game,
+    fmt: str,
+    templates: Path | None,
+    private_dir: Path | None = None,
+    capture: Callable[[str], str] | None = None,
 ) -> Callable[[LurkerReport], Handout]:
     """``lurkers --record``'s hand-out: the post with the warnings recorded (handed to
-    ``capture``)."""
+    ``capture``), and the notice of each substitute a second warning brought in (a private
+    file in ``private_dir``, by default the game's private folder)."""
+    from killmod.announce.notices import hand_substitutes_their_notices
     from killmod.game.delivery import Handout
 
     def hand_out(report: LurkerReport) -> Handout:
         public = lurkers_post(game, report, fmt, templates)
-        return Handout(public=capture(public) if capture else public)
+        handout = Handout(public=capture(public) if capture else public)
+        warnings = report.recorded.warnings if report.recorded else ()
+        hand_substitutes_their_notices(game, warnings, handout, templates, private_dir)
+        return handout
 
     return hand_out
 

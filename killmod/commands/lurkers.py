@@ -75,7 +75,9 @@ def lurkers(
     from killmod.usecases.lurkers import lurkers as count_lurkers
 
     with Game.open(db_path) as game:
-        hand_out = lurkers_handout(game, fmt, templates, capture=speaker.capture)
+        hand_out = lurkers_handout(
+            game, fmt, templates, outputs.private_dir, capture=speaker.capture
+        )
         report = count_lurkers(
             game,
             thread_or_remembered(game, source, thread=GAME),

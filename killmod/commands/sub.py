@@ -62,11 +62,14 @@ def sub(
     from killmod.core.errors import BadInput
     from killmod.game.store import Game
     from killmod.usecases.deal import current_notices
-    from killmod.usecases.sub import substitute
+    from killmod.usecases.sub import substitute, substitute_uid
 
-    if send and uid is None:
-        raise BadInput("--send 要给替补的论坛 uid（--uid）：站内短信只按 uid 发。什么也没有记录。")
     with Game.open(db_path) as game:
+        if send and substitute_uid(game.roster(), name, uid) is None:
+            raise BadInput(
+                "--send 要给替补的论坛 uid（--uid，或名单的 substitutes 里写 uid）："
+                "站内短信只按 uid 发。什么也没有记录。"
+            )
         board = board_of(game, board_url) if send else None
         hand_out = sub_handout(game, seat, name, fmt, outputs, templates, capture=speaker.capture)
         substitute(game, seat, name, uid=uid, at_text=at_text, deliver=hand_out)

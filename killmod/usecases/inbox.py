@@ -29,6 +29,7 @@ from killmod.ballots.deadline import parse_deadline
 from killmod.ballots.votes import _NIGHT_VERBS, BallotReader, night_grammar
 from killmod.core.errors import BadInput, about
 from killmod.core.model import Roster
+from killmod.core.times import format_local
 from killmod.game.state import rule_set_of
 from killmod.game.store import Game
 from killmod.rules.base import NightSkill
@@ -159,11 +160,11 @@ def inbox_window(
 
 def refuse_early(until: datetime, now: datetime, early: bool) -> None:
     """Before the players' deadline more actions may come: recorded then only when the
-    judge says so (``early``)."""
+    judge says so (``early``); ``now`` in the game's time zone."""
     if until > now and not early:
         raise BadInput(
-            f"截止时间 {until:%Y-%m-%d %H:%M} 还没到：之后还可能有玩家发来行动，截止后再记录"
-            "（确实要提前记录加 --early）。什么也没有记录。",
+            f"截止时间 {format_local(until, now.tzinfo)} 还没到：之后还可能有玩家发来行动，"
+            "截止后再记录（确实要提前记录加 --early）。什么也没有记录。",
             option="--early",
         )
 

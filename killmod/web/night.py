@@ -16,7 +16,7 @@ from killmod.board.inbox import read_night
 from killmod.core.errors import BadInput, KillmodError
 from killmod.usecases.gamefile import last_step
 from killmod.usecases.inbox import OPTION_NAMES, inbox_window, refuse_early
-from killmod.usecases.night import record_night
+from killmod.usecases.night import SelfAimed, record_night
 from killmod.usecases.nightform import SEVERAL, night_choice, night_form
 from killmod.usecases.reading import known_board
 from killmod.usecases.status import game_status
@@ -79,9 +79,12 @@ def record():
                 night_no,
                 choice,
                 at_text=request.form.get("at", "").strip() or None,
+                self_aimed_confirmed=request.form.get("self_aimed") == "yes",
                 deliver=deliver,
             )
             step = last_step(opened)
+    except SelfAimed as refused:  # the judge confirms it on the form, and records again
+        return _form(error=refused.shown, self_aimed=True), 422
     except KillmodError as error:
         return _form(**refusal(error, FIELDS)), 422
     with game() as opened:
