@@ -32,7 +32,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import scrapers.discuz_x as discuz_x
-from killmod.board.once import Attempt, flood_seconds, is_flood, submit_once
+from killmod.board.once import Attempt, comparable, flood_seconds, is_flood, submit_once
 from killmod.board.secrecy import refuse_private
 from killmod.board.session import Board, BoardOptions, BoardRefused, Session
 from killmod.core.errors import TallyFailed
@@ -44,8 +44,6 @@ from killmod.game.store import Game
 from scrapers import discuz_x_posting as dzx
 
 _FID_VAR = re.compile(r"fid = parseInt\('(\d+)'\)")
-_TAG = re.compile(r"\[/?[A-Za-z*]+(?:=[^\[\]\n]*)?\]")
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -224,7 +222,7 @@ class _Thread:
         ``after`` was kept has none: the last two pages are read, for the text only.)
         """
         first = self._parse(self.board.read(self.url))
-        wanted = _comparable(text)
+        wanted = comparable(text)
         unsure: list[int] = []
         number, read = first.page_count, 0
         while number >= 1:
@@ -235,7 +233,7 @@ class _Thread:
                     continue
                 if after is not None and post.pid <= after:
                     continue
-                if _comparable(post.body) == wanted:
+                if comparable(post.body) == wanted:
                     return post.pid
                 if after is not None:
                     unsure.append(post.pid)
@@ -259,11 +257,6 @@ class _Thread:
 def _posted(game: Game) -> set[int | None]:
     """The pids killmod recorded as its own posts (held ones too, when the board gave one)."""
     return {r.data.get("pid") for r in outbox.records(game).values() if r.what == "post"}
-
-
-def _comparable(text: str) -> str:
-    """A post's words without BBCode tags and spaces: what the board shows of them."""
-    return _SPACE.sub("", _TAG.sub("", text))
 
 
 @dataclass(frozen=True)
