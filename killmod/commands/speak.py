@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from killmod.board.attaching import Attachment
     from killmod.board.posting import Announcement
     from killmod.board.sending import Notice
     from killmod.board.session import BoardOptions
@@ -182,9 +183,11 @@ def post_after(
     *,
     what: str | None = None,
     recorded: bool = True,
+    attachment: Attachment | None = None,
 ) -> None:
     """Post what the command printed to the thread ``url``, after its step is recorded
-    (``recorded``: the post belongs to the step; ``what`` defaults to the step's title)."""
+    (``recorded``: the post belongs to the step; ``what`` defaults to the step's title),
+    with ``attachment`` (a vote's evidence bundle) where given."""
     if not url or not speaker.printed:
         return
     from killmod.board.posting import Announcement
@@ -192,7 +195,9 @@ def post_after(
 
     step = game.last_step() if recorded else None
     label = what or (f"{step.title}的公告" if step else "公告")
-    announcement = Announcement("".join(speaker.printed), label, step.id if step else None)
+    announcement = Announcement(
+        "".join(speaker.printed), label, step.id if step else None, attachment
+    )
     try:
         post_text(game, speaker, url, announcement, templates)
     except KillmodError as error:
@@ -222,8 +227,12 @@ def post_text(
         shown = (
             f"将以 {preview.judge.name}（uid {preview.judge.uid}）的身份回复帖子{where}"
             f"（tid {preview.tid}，{preview.url}）：内容是上面打印的{announcement.what}"
-            f"（{preview.characters} 个字符）。"
+            f"（{preview.characters} 个字符）"
         )
+        if preview.attachment is not None:
+            size = len(preview.attachment.data) / 1024
+            shown += f"，附件 {preview.attachment.name}（{size:.0f} KB）"
+        shown += "。"
         return speaker.confirm(shown, "发到论坛？")
 
     posted = post_announcement(

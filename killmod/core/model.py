@@ -277,13 +277,20 @@ class GameOver:
 
 @dataclass(frozen=True)
 class Recorded:
-    """What recording a tally in the game file wrote; ``winner`` is the game's end if it came."""
+    """What recording a tally in the game file wrote; ``winner`` is the game's end if it came.
+
+    ``evidence`` is the SHA-256 of the vote's evidence (the count document of its bundle,
+    ``killmod.usecases.evidence``), ``evidence_at`` where the judge publishes the bundle
+    (None: players ask him for it).
+    """
 
     tally_id: int
     snapshot: str
     winner: GameOver | None = None
     replaced: int | None = None
     early: bool = False
+    evidence: str | None = None
+    evidence_at: str | None = None
 
 
 @dataclass(frozen=True)

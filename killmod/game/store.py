@@ -804,6 +804,52 @@ class Game:
         self.db["posts"].insert_all((post_row(tally_id, post) for post in posts), alter=True)
         return tally_id
 
+    def save_evidence(
+        self,
+        tally_id: int,
+        *,
+        sha256: str,
+        count: str,
+        announcement: str | None,
+        published: str | None,
+    ) -> None:
+        """Keep a recorded tally's evidence (inside its step): the exact text of its count
+        document, its SHA-256, the announcement as printed and where the bundle is published.
+
+        One row per tally in ``evidence``, made in a file of an earlier killmod by the first
+        tally that has some; the tally's row says whether it stands.
+        """
+        self._require_step()
+        with self._log_unchanged():
+            self.db["evidence"].create(
+                {
+                    "tally_id": int,
+                    "sha256": str,
+                    "count": str,
+                    "announcement": str,
+                    "published": str,
+                },
+                pk="tally_id",
+                foreign_keys=[("tally_id", "tallies", "id")],
+                if_not_exists=True,
+            )
+            self.db["evidence"].insert(
+                {
+                    "tally_id": tally_id,
+                    "sha256": sha256,
+                    "count": count,
+                    "announcement": announcement,
+                    "published": published,
+                }
+            )
+
+    def evidence(self, tally_id: int) -> dict[str, Any] | None:
+        """The evidence kept with tally ``tally_id`` (None: recorded without any)."""
+        if "evidence" not in self.db.table_names():
+            return None
+        rows = list(self.db.query("select * from evidence where tally_id = ?", [tally_id]))
+        return rows[0] if rows else None
+
     def void_tally(self, tally_id: int) -> None:
         """Void a standing tally (inside a transaction), marked by the voiding step."""
         current = self._require_step()
