@@ -135,7 +135,7 @@ def post_announcement(
         title = f"发帖：{announcement.what}（帖子 {thread.tid}）"
         if earlier is not None and earlier.state in ("sending", "held"):
             after = earlier.data.get("after_pid")
-            pid = thread.find(session, announcement.text, after, _posted(game) - {None})
+            pid = thread.find(session, announcement.text, after, _posted(game, besides=key))
             if pid is not None:
                 _done(game, key, title, pid, clock())
                 return Posted(thread.tid, pid, already=True)
@@ -272,9 +272,15 @@ class _Thread:
         return self._parse(self.board.read(discuz_x.page_url(self.url, number)))
 
 
-def _posted(game: Game) -> set[int | None]:
-    """The pids killmod recorded as its own posts (held ones too, when the board gave one)."""
-    return {r.data.get("pid") for r in outbox.records(game).values() if r.what == "post"}
+def _posted(game: Game, *, besides: str) -> set[int]:
+    """The pids killmod recorded as its own other posts than the one under ``besides`` (held
+    ones too, when the board gave one): a held reply's own pid is the one to find once a
+    moderator passes it."""
+    return {
+        pid
+        for key, r in outbox.records(game).items()
+        if r.what == "post" and key != besides and (pid := r.data.get("pid")) is not None
+    }
 
 
 @dataclass(frozen=True)
@@ -311,7 +317,7 @@ def _reply(
 
     attempt = Attempt(
         submit=lambda: board.submit(url, fields, thread.read.charset, thread.url),
-        find=lambda: thread.find(session, text, sent.after, _posted(game) - {None}),
+        find=lambda: thread.find(session, text, sent.after, _posted(game, besides=sent.key)),
         done=lambda pid: _done(game, sent.key, sent.title, pid, sent.clock()),
         failed=lambda said: _failed(game, sent.key, sent.title, said, sent.clock()),
         refusal=lambda answer: _refusal(answer, board.options),
