@@ -238,7 +238,7 @@ def test_a_refusal_is_shown_with_nothing_recorded(day):
     html = bad.get_data(as_text=True)
     assert 'class="error"' in html and "什么也没有记录" in html
     assert not list((db.parent / "killmod-private").glob("night*"))
-    assert "第 1 轮夜晚" in page.get("/").get_data(as_text=True)  # still the next step
+    assert "第 1 轮的夜晚" in page.get("/").get_data(as_text=True)  # still the next step
 
 
 def test_a_night_aimed_at_its_own_actor_is_confirmed_on_the_form(day):

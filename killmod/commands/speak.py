@@ -221,19 +221,10 @@ def post_text(
 ) -> None:
     """Reply to ``url`` with ``announcement`` once (``again``: once more), after the judge
     confirms."""
-    from killmod.board.posting import Preview, post_announcement
+    from killmod.board.posting import Preview, described, post_announcement
 
     def confirm(preview: Preview) -> bool:
-        where = f"「{preview.title}」" if preview.title else ""
-        shown = (
-            f"将以 {preview.judge.name}（uid {preview.judge.uid}）的身份回复帖子{where}"
-            f"（tid {preview.tid}，{preview.url}）：内容是上面打印的{announcement.what}"
-            f"（{preview.characters} 个字符）"
-        )
-        if preview.attachment is not None:
-            size = len(preview.attachment.data) / 1024
-            shown += f"，附件 {preview.attachment.name}（{size:.0f} KB）"
-        shown += "。"
+        shown = described(preview, f"上面打印的{announcement.what}")
         return speaker.confirm(shown, "发到论坛？")
 
     posted = post_announcement(

@@ -10,7 +10,8 @@ from flask import Blueprint, current_app, request
 from killmod.announce.handouts import open_handout
 from killmod.announce.tallypost import render_provisional, tally_handout, tally_notes, tally_outputs
 from killmod.announce.views import public_roster, public_tally
-from killmod.core.errors import KillmodError
+from killmod.board.attaching import ATTACHED, check_attachable, evidence_attachment
+from killmod.core.errors import BadInput, KillmodError, about
 from killmod.usecases.gamefile import last_step
 from killmod.usecases.open import open_vote
 from killmod.usecases.provisional import NOW
@@ -19,11 +20,14 @@ from killmod.usecases.rulings import current_rulings, rule_post, rulings_path
 from killmod.usecases.status import game_status
 from killmod.usecases.tally import count_so_far
 from killmod.usecases.tally import tally as run_tally
-from killmod.web.board import remember_post
+from killmod.web.board import board_options, remember_post
 from killmod.web.pages import capturing, game, refusal, settings, show
 
 pages = Blueprint("day", __name__)
-FIELDS = {"--deadline": "deadline"}
+FIELDS = {"--deadline": "deadline", "--evidence-url": "evidence_url", "--post": "evidence"}
+# Where the announcement says the evidence bundle is: attached to it (发到论坛, where the
+# board takes it), at an address the judge gives, or to be asked of the judge.
+ATTACH, AT_URL, ASK = "attach", "url", "ask"
 OPEN_FIELDS = {"--deadline": "open_deadline"}
 
 
@@ -154,16 +158,53 @@ def rule():
     return show("web/count.html.j2", refresh=settings().refresh, **values, **counted)
 
 
+def _evidence_form(values: dict) -> dict:
+    """The confirmation's choice of where the evidence bundle goes, as filled in; by
+    default attached to the announcement replied to the vote thread when the judge is
+    signed in to post it (as ``tally --record --post`` attaches it), else to be asked of
+    the judge."""
+    signed = settings().board_cookies.exists()
+    return {
+        "evidence": request.form.get("evidence") or (ATTACH if signed else ASK),
+        "evidence_url": request.form.get("evidence_url", "").strip(),
+        "evidence_thread": request.form.get("evidence_thread", "").strip() or values["thread"],
+        "signed": signed,
+    }
+
+
 @pages.post("/vote/confirm")
 def confirm():
-    """What 记录 will record, and where: the announcement as it stands, to confirm."""
+    """What 记录 will record, and where: the announcement as it stands, to confirm, and
+    where the evidence bundle goes."""
     values = _defaults()
     try:
         counted = _count(values)
     except KillmodError as error:
         return show("web/vote.html.j2", counting=False, **values, **refusal(error, FIELDS)), 422
+    return _confirmation(values, counted)
+
+
+def _confirmation(values: dict, counted: dict, **more):
     early = not counted["final"]
-    return show("web/vote_confirm.html.j2", early=early, **values, **counted)
+    evidence = _evidence_form(values)
+    return show("web/vote_confirm.html.j2", early=early, **values, **counted, **evidence, **more)
+
+
+def _evidence_at(opened, evidence: dict, round_no: int) -> str | None:
+    """Where the announcement says the bundle is, checked before anything is recorded: the
+    board must take it as an attachment of the judge's reply (``--post``), or an address
+    must be given (``--evidence-url``)."""
+    if evidence["evidence"] == AT_URL:
+        if not evidence["evidence_url"]:
+            raise BadInput("请写证据包公布的网址（如网盘的链接）。", option="--evidence-url")
+        return evidence["evidence_url"]
+    if evidence["evidence"] != ATTACH:
+        return None
+    with about("--post"):
+        if not evidence["evidence_thread"]:
+            raise BadInput("请写公告要回复到的帖子（证据包附在这篇回复里）。")
+        check_attachable(opened, evidence["evidence_thread"], board_options(), round_no)
+    return ATTACHED
 
 
 @pages.post("/vote/record")
@@ -173,8 +214,10 @@ def record():
     values = _defaults()
     rulings = rulings_path(settings().private_dir, values["round_no"])
     templates = settings().templates
+    evidence = _evidence_form(values)
     try:
         with game() as opened:
+            evidence_at = _evidence_at(opened, evidence, values["round_no"])
 
             def build(result):
                 return tally_handout(result, opened, "bbcode", templates)
@@ -190,18 +233,36 @@ def record():
                 rulings=rulings if rulings.exists() else None,
                 fetching=_fetching(),
                 deliver=deliver,
+                evidence_at=evidence_at,
             )
             step = last_step(opened)
+            attached = (
+                evidence_attachment(opened, values["round_no"]) if evidence_at == ATTACHED else None
+            )
     except KillmodError as error:
-        return show("web/vote.html.j2", counting=False, **values, **refusal(error, FIELDS)), 422
+        refused = refusal(error, FIELDS)
+        if refused["error_field"] in ("evidence", "evidence_url"):
+            return _refused_evidence(values, refused)
+        return show("web/vote.html.j2", counting=False, **values, **refused), 422
     return show(
         "web/step_done.html.j2",
         title=f"第 {values['round_no']} 轮计票已记录",
         post=captured.public,
         done="\n".join(captured.notes) or step.title,
-        thread=values["thread"],
-        key=remember_post(captured.public, f"{step.title}的公告", step.id),
+        thread=evidence["evidence_thread"] if attached else values["thread"],
+        key=remember_post(captured.public, f"{step.title}的公告", step.id, attached),
+        attached=attached.name if attached else "",
+        evidence_round=values["round_no"],
     )
+
+
+def _refused_evidence(values: dict, refused: dict):
+    """The confirmation again, the refusal beside the evidence's choice (nothing recorded)."""
+    try:
+        counted = _count(values)
+    except KillmodError as error:
+        return show("web/vote.html.j2", counting=False, **values, **refusal(error, FIELDS)), 422
+    return _confirmation(values, counted, **refused), 422
 
 
 @pages.post("/vote/open")

@@ -1,0 +1,90 @@
+"""The judge's page for the steps issue 28 left to the terminal: the threads recorded (``thread``),
+a day skipped (``night --skip-day``), a substitute's notice sent (``sub --send``), a recorded
+vote recorded again (``tally --record --replace``), the unrecorded lurkers' count posted, an
+unknown name made an alias from the count, and the night's button named as the rule set names
+it — each through the use case its command calls, its text the command's to the byte, its
+refusals beside their fields with nothing recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.gamefiles import new_game
+from tests.support.webday import FIVE_OUT, Day, done_note, error_beside, run
+from tests.support.webpage import let_in, text_box
+
+# A V4.0 game of 16 (version 64C65), dealt.
+V4_ROLES = (
+    dict.fromkeys(range(1, 6), "杀手")
+    | {6: "警察", 7: "医生", 8: "狙击手", 9: "花蝴蝶", 10: "森林老人"}
+    | dict.fromkeys(range(11, 17), "平民")
+)
+
+# --- 游戏帖和投票帖 (killmod thread) ---------------------------------------------------------
+
+
+def test_a_vote_thread_recorded_on_the_page_is_what_thread_vote_records(tmp_path: Path, serve_site):
+    day = Day(tmp_path, serve_site, FIVE_OUT)
+    twin = day.twin()
+    listed = day.page.get("/threads").get_data(as_text=True)
+    assert day.game_url.replace("&", "&amp;") in listed and "第 1 轮投票帖" not in listed
+    other = day.page.post("/threads", {"kind": "vote", "round": "1", "url": day.game_url})
+    assert other.status_code == 422
+    assert "游戏帖" in error_beside(other.get_data(as_text=True), "url")
+    letters = day.page.post("/threads", {"kind": "vote", "round": "一", "url": day.vote_url})
+    assert "轮次要是数字" in error_beside(letters.get_data(as_text=True), "round")
+    assert "第 1 轮投票帖" not in day.status()  # nothing recorded
+
+    done = day.page.post("/threads", {"kind": "vote", "round": "1", "url": day.vote_url})
+    assert done.status_code == 200, done.get_data(as_text=True)
+    printed = run("thread", "vote", day.vote_url, "--round", 1, "--db", twin)
+    assert printed.exit_code == 0, printed.output
+    assert done_note(done.get_data(as_text=True)) == printed.stderr.rstrip("\n").replace(
+        "&", "&amp;"
+    )
+    assert f"第 1 轮投票帖：{day.vote_url}" in day.status()
+    again = day.page.post("/threads", {"kind": "vote", "round": "1", "url": day.vote_url})
+    assert "没有改动" in error_beside(again.get_data(as_text=True), "url")
+    # the count and the post to the board take it without the judge pasting it again
+    vote = day.page.get("/vote").get_data(as_text=True)
+    assert f'name="thread" value="{day.vote_url}"'.replace("&", "&amp;") in vote
+    assert "游戏帖和投票帖" in day.page.get("/").get_data(as_text=True)
+    undone = day.page.post("/undo")
+    assert "第 1 轮的投票帖" in undone.get_data(as_text=True)
+    assert "第 1 轮投票帖" not in day.status()
+
+
+# --- 潜水: the count posted unrecorded --------------------------------------------------------
+
+
+def test_the_lurkers_count_not_recorded_is_posted_as_lurkers_post_posts_it(
+    tmp_path: Path, serve_site
+):
+    day = Day(tmp_path, serve_site, FIVE_OUT)
+    day.record_vote()
+    day.sign_in()
+    counted = day.page.post("/lurkers/count", {"source": day.game_url, "round": "1"})
+    html = counted.get_data(as_text=True)
+    assert counted.status_code == 200, html
+    text = text_box(html, "lurkers-post")
+    form = html.split('id="lurkers-post-form"')[1]
+    key = form.split('name="key" value="')[1].split('"')[0]
+    assert f'value="{day.game_url}"'.replace("&", "&amp;") in form  # the game thread
+    preview = day.page.post("/post/preview", {"key": key, "thread": day.game_url})
+    assert "内容是下面的潜水统计" in preview.get_data(as_text=True)
+    sent = day.page.post("/post/send", {"key": key, "thread": day.game_url})
+    assert "已回复帖子" in sent.get_data(as_text=True)
+    ((_, _, message),) = day.board.replies
+    assert message == text
+    assert "1号 1 次" not in day.status()  # posted, still not recorded
+
+
+# --- the night's button ---------------------------------------------------------------------
+
+
+def test_todays_night_button_names_the_night_as_status_does(tmp_path: Path):
+    db = new_game(tmp_path, "v4", V4_ROLES)
+    page = let_in(db)
+    today = page.get("/").get_data(as_text=True)
+    assert '<a class="button primary" href="/night">第 0 夜</a>' in today
+    assert "接下来是第 0 夜" in run("status", "--db", db).stdout
