@@ -63,6 +63,7 @@ def test_the_lurkers_count_not_recorded_is_posted_as_lurkers_post_posts_it(
     day = Day(tmp_path, serve_site, FIVE_OUT)
     day.record_vote()
     day.sign_in()
+    assert 'id="skip-day-step"' not in day.page.get("/").get_data(as_text=True)  # night next
     counted = day.page.post("/lurkers/count", {"source": day.game_url, "round": "1"})
     html = counted.get_data(as_text=True)
     assert counted.status_code == 200, html
@@ -88,3 +89,54 @@ def test_todays_night_button_names_the_night_as_status_does(tmp_path: Path):
     today = page.get("/").get_data(as_text=True)
     assert '<a class="button primary" href="/night">第 0 夜</a>' in today
     assert "接下来是第 0 夜" in run("status", "--db", db).stdout
+
+
+# --- 跳过白天 (night --skip-day) -------------------------------------------------------------
+
+
+def a_civilian(db: Path, besides: tuple[int, ...] = ()) -> int:
+    """A living 水民's seat (read from the game file, as only the test may)."""
+    from killmod.game.store import Game
+
+    with Game.open(db) as opened:
+        roster = opened.roster()
+    return next(p.seat for p in roster.living if p.role == "水民" and p.seat not in besides)
+
+
+def test_a_day_is_skipped_only_once_the_judge_confirms_it_as_night_skip_day_records_it(
+    tmp_path: Path, serve_site
+):
+    day = Day(tmp_path, serve_site, FIVE_OUT)  # night 1 recorded: day 1's vote comes next
+    target = a_civilian(day.db)
+    twin = day.twin()
+    today = day.page.get("/").get_data(as_text=True)
+    assert 'href="/night?skip=1" id="skip-day-step">跳过第 1 轮白天，记录第 2 轮的夜晚……' in today
+    assert "跳过第 1 轮的白天" in day.page.get("/vote").get_data(as_text=True)
+    asked = day.page.get("/night?skip=1").get_data(as_text=True)
+    assert "第 1 轮白天的投票还没有记录" in asked and 'name="night" value="2"' in asked
+    assert 'name="skip_day" value="yes" required' in asked
+
+    night = {"night": "2", "kill": str(target), "at": "2024-03-02 08:00"}
+    plain = day.page.post("/night", night)  # the normal night form: the day is not over
+    assert plain.status_code == 422
+    assert "第 1 轮白天的投票还没有记录" in plain.get_data(as_text=True)
+    unconfirmed = day.page.post("/night", night | {"skip": "1"})
+    assert unconfirmed.status_code == 422
+    assert "请先勾选确认" in error_beside(unconfirmed.get_data(as_text=True), "skip_day")
+    assert "下一步：第 1 轮白天投票" in day.status()  # nothing recorded
+
+    done = day.page.post("/night", night | {"skip": "1", "skip_day": "yes"})
+    html = done.get_data(as_text=True)
+    assert done.status_code == 200, html
+    printed = run(
+        "night", "--round", 2, "--kill", target, "--at", "2024-03-02 08:00", "--skip-day",
+        "--db", twin,
+    )  # fmt: skip
+    assert printed.exit_code == 0, printed.output
+    assert text_box(html, "step-post") == printed.stdout
+    status = day.status()
+    assert "第 1 轮没有投票：法官决定跳过白天（记录第 2 轮的夜晚时）" in status
+    assert status == run("status", "--db", twin).stdout
+    assert "跳过第 2 轮白天，记录第 3 轮的夜晚" in day.page.get("/").get_data(as_text=True)
+    assert day.page.post("/undo").status_code == 200  # the night and the skip, together
+    assert "下一步：第 1 轮白天投票" in day.status()

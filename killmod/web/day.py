@@ -13,6 +13,7 @@ from killmod.announce.views import public_roster, public_tally
 from killmod.board.attaching import ATTACHED, check_attachable, evidence_attachment
 from killmod.core.errors import BadInput, KillmodError, about
 from killmod.usecases.gamefile import last_step
+from killmod.usecases.nightform import skippable_day
 from killmod.usecases.open import open_vote
 from killmod.usecases.provisional import NOW
 from killmod.usecases.reading import board_skew, page_fetching
@@ -54,6 +55,7 @@ def _defaults() -> dict:
     remembers them (``open``, an earlier count), unless the judge typed others."""
     with game() as opened:
         state = game_status(opened)
+        skippable = skippable_day(opened)
     asked = request.values.get("round", "")
     # a form carries the round it was shown for: a second tab records that round or nothing
     round_no = int(asked) if asked.isdigit() else _round(state)
@@ -67,6 +69,7 @@ def _defaults() -> dict:
         "deadline": deadline,
         "roster": public_roster(state.roster),
         "remembered": state.deadline is not None,
+        "skippable": skippable is not None and skippable == round_no,
     }
 
 

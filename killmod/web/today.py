@@ -13,7 +13,7 @@ from killmod.usecases.deal import current_notices
 from killmod.usecases.evidence import bundle_rounds
 from killmod.usecases.gamefile import game_exists
 from killmod.usecases.lottery import standing_lottery
-from killmod.usecases.nightform import night_form
+from killmod.usecases.nightform import NightForm, night_form
 from killmod.usecases.out import judge_outs
 from killmod.usecases.penalty import penalty_kinds
 from killmod.usecases.status import Status, game_status
@@ -43,6 +43,15 @@ def next_steps(state: Status, lots_made: bool, night: str) -> list[tuple[str, st
     return [(f"第 {number} 轮白天：计票", url_for("day.vote"))]
 
 
+def skip_step(form: NightForm) -> tuple[str, str] | None:
+    """The button that skips the day to come and records the night after it (``night
+    --skip-day``), confirmed on the night's page; None when no day can be skipped."""
+    if form.skips is None:
+        return None
+    words = f"跳过第 {form.skips} 轮白天，记录{form.name}……"
+    return words, url_for("night.night", skip=1)
+
+
 def other_steps(outs: bool, penalties: bool) -> list[tuple[str, str]]:
     """The steps a day may need besides what comes next (the rule set's own only)."""
     steps = [("潜水统计", url_for("lurkers.lurkers")), ("替补", url_for("seats.sub"))]
@@ -67,6 +76,7 @@ def page():
         lots_made = bool(pending) and standing_lottery(opened, pending) is not None
         others = other_steps(bool(judge_outs(opened)), bool(penalty_kinds(opened)))
         night = night_form(opened).name
+        skipping = night_form(opened, skip_day=True)
         bundles = bundle_rounds(opened)
     templates = settings().templates
     status_text = render_public("status.text.j2", templates, status_view(state))
@@ -75,6 +85,7 @@ def page():
         "web/today.html.j2",
         status_text=status_text,
         steps=next_steps(state, lots_made, night),
+        skip=skip_step(skipping),
         others=others if state.dealt and state.winner is None else [],
         roster=public_roster(state.roster),
         reveal=reveal,
