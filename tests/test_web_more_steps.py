@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.support.gamefiles import new_game
 from tests.support.webday import FIVE_OUT, Day, done_note, error_beside, run
-from tests.support.webpage import let_in, text_box
+from tests.support.webpage import SUBSTITUTE, let_in, text_box
 
 # A V4.0 game of 16 (version 64C65), dealt.
 V4_ROLES = (
@@ -140,3 +140,49 @@ def test_a_day_is_skipped_only_once_the_judge_confirms_it_as_night_skip_day_reco
     assert "跳过第 2 轮白天，记录第 3 轮的夜晚" in day.page.get("/").get_data(as_text=True)
     assert day.page.post("/undo").status_code == 200  # the night and the skip, together
     assert "下一步：第 1 轮白天投票" in day.status()
+
+
+# --- 替补 with 站内短信 (sub --send) ----------------------------------------------------------
+
+
+def test_the_substitutes_notice_is_sent_after_its_confirmation_as_sub_send_sends_it(
+    tmp_path: Path, serve_site
+):
+    day = Day(tmp_path, serve_site, FIVE_OUT)
+    form = {"seat": "3", "name": SUBSTITUTE, "at": "2024-03-01 20:00", "send": "yes"}
+    form["board"] = day.game_url
+    no_uid = day.page.post("/sub", form)
+    assert no_uid.status_code == 422
+    assert "站内短信只按 uid 发" in error_beside(no_uid.get_data(as_text=True), "uid")
+    unsigned = day.page.post("/sub", form | {"uid": "6000"})
+    assert "还没有登录论坛" in error_beside(unsigned.get_data(as_text=True), "send")
+    assert SUBSTITUTE not in day.status().split("替补剩")[0]  # nothing recorded
+    cookies = day.sign_in()
+    no_board = day.page.post("/sub", form | {"uid": "6000", "board": ""})
+    assert "论坛网址" in error_beside(no_board.get_data(as_text=True), "board")
+    twin = day.twin()
+
+    done = day.page.post("/sub", form | {"uid": "6000"})
+    html = done.get_data(as_text=True)
+    assert done.status_code == 200, html
+    key = html.split('id="send-form"')[1].split('name="key" value="')[1].split('"')[0]
+    preview = day.page.post("/send/preview", {"key": key}).get_data(as_text=True)
+    assert "将以 法官（uid 900）的身份发 1 条站内短信" in preview
+    assert f"3号 {SUBSTITUTE}（uid 6000）" in preview
+    assert day.board.pms_to(6000) == []  # nothing sent before the judge confirms
+    sent = day.page.post("/send/send", {"key": key}).get_data(as_text=True)
+    assert "站内短信发完：这次发出 1 条，共 1 位玩家都已收到" in sent
+    (letter,) = day.board.pms_to(6000)
+    (notice,) = day.private.glob(f"*{SUBSTITUTE}*.txt")
+    assert letter.text == notice.read_text(encoding="utf-8").rstrip("\n")
+    assert letter.text not in sent and letter.text not in preview  # the role stays private
+    again = day.page.post("/send/preview", {"key": key}).get_data(as_text=True)
+    assert "另有 1 条之前已发过" in again and len(day.board.pms_to(6000)) == 1
+
+    printed = run(
+        "sub", 3, SUBSTITUTE, "--uid", 6000, "--at", "2024-03-01 20:00", "--send",
+        "--board", day.game_url, "--cookies", cookies, "--interval", 0, "--yes", "--db", twin,
+    )  # fmt: skip
+    assert printed.exit_code == 0, printed.output
+    assert text_box(html, "step-post") == printed.stdout
+    assert day.board.pms_to(6000)[-1].text == letter.text  # the same notice

@@ -52,6 +52,17 @@ def substitute_uid(roster: Roster, name: str, uid: int | None) -> int | None:
     return uid
 
 
+def refuse_unsendable(roster: Roster, name: str, uid: int | None) -> None:
+    """Before a substitution whose notice goes out by 站内短信 (``sub --send``): the
+    substitute's uid must be known (``--uid``, or the roster's), as messages go by uid only."""
+    if substitute_uid(roster, name, uid) is None:
+        raise BadInput(
+            "--send 要给替补的论坛 uid（--uid，或名单的 substitutes 里写 uid）："
+            "站内短信只按 uid 发。什么也没有记录。",
+            option="--uid",
+        )
+
+
 def _uid_owners(roster: Roster, name: str) -> list[tuple[str, int]]:
     """Everyone the game gives a uid, but the substitute ``name``: who, and the uid."""
     owners = [(f"法官 {judge}", uid) for judge, uid in roster.judge_uids.items()]

@@ -24,6 +24,7 @@ from killmod.web import (
     lurkers,
     night,
     seats,
+    sending,
     steps,
     threads,
     today,
@@ -32,7 +33,8 @@ from killmod.web.guard import CSRF_FIELD, CSRF_HEADER
 from killmod.web.pages import Settings
 
 # The page's parts, each its own blueprint.
-PARTS = (today, game_setup, day, night, lottery, seats, lurkers, steps, threads, evidence, board)
+PARTS = (today, game_setup, day, night, lottery, seats, lurkers, steps, threads, evidence)
+PARTS += (board, sending)
 MENU = (
     ("today.page", "今天"),
     ("game_setup.new_game", "新游戏"),
