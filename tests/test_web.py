@@ -19,6 +19,7 @@ from killmod.web.guard import cookie_name
 from tests.support.boardgames import GAME_TID
 from tests.support.gamefiles import TID
 from tests.support.pagebuilder import SHANGHAI
+from tests.support.webday import read_at_one_moment
 from tests.support.webpage import (
     HOST,
     board_for_a_12_game,
@@ -174,6 +175,7 @@ def test_the_count_before_and_after_the_deadline_is_what_tally_prints(day, monke
 
 
 def test_a_ruling_record_post_and_undo(day, monkeypatch):
+    read_at_one_moment(monkeypatch)  # the page and the command read the thread alike
     page, db, base, board, tmp_path = day
     assert page.post("/deal").status_code == 200
     assert page.post("/night", NIGHT_1).status_code == 200

@@ -12,7 +12,14 @@ from pathlib import Path
 from killmod.game.store import Game
 from killmod.usecases.verify import verify
 from tests.support.gamefiles import TID
-from tests.support.webday import DEADLINE, FIVE_OUT, Day, error_beside, run
+from tests.support.webday import (
+    DEADLINE,
+    FIVE_OUT,
+    Day,
+    error_beside,
+    read_at_one_moment,
+    run,
+)
 from tests.support.webpage import text_box
 
 EVIDENCE_LINE = re.compile(r"计票证据 SHA-256：([0-9a-f]{64})（证据包：([^。]*)。")
@@ -33,8 +40,9 @@ def recorded_rounds(db: Path) -> list[int]:
 
 
 def test_signed_in_the_bundle_goes_out_attached_as_tally_record_post_attaches_it(
-    tmp_path: Path, serve_site
+    tmp_path: Path, serve_site, monkeypatch
 ):
+    read_at_one_moment(monkeypatch)
     day = Day(tmp_path, serve_site, FIVE_OUT)
     cookies = day.sign_in()
     asked = day.page.post("/vote/confirm", vote(day)).get_data(as_text=True)
@@ -80,8 +88,9 @@ def test_signed_in_the_bundle_goes_out_attached_as_tally_record_post_attaches_it
 
 
 def test_a_board_that_takes_no_attachment_is_refused_beside_the_choice_then_an_address_is_given(
-    tmp_path: Path, serve_site
+    tmp_path: Path, serve_site, monkeypatch
 ):
+    read_at_one_moment(monkeypatch)
     day = Day(tmp_path, serve_site, FIVE_OUT, attach_types=None)
     day.sign_in()
     twin = day.twin()

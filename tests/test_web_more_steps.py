@@ -7,10 +7,22 @@ refusals beside their fields with nothing recorded."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import killmod.web.day as day_page
+from killmod.game.store import Game
 from tests.support.gamefiles import new_game
-from tests.support.webday import FIVE_OUT, Day, done_note, error_beside, run
+from tests.support.webday import (
+    DEADLINE,
+    FIVE_OUT,
+    READ_AT,
+    Day,
+    done_note,
+    error_beside,
+    read_at_one_moment,
+    run,
+)
 from tests.support.webpage import SUBSTITUTE, let_in, text_box
 
 # A V4.0 game of 16 (version 64C65), dealt.
@@ -186,3 +198,102 @@ def test_the_substitutes_notice_is_sent_after_its_confirmation_as_sub_send_sends
     assert printed.exit_code == 0, printed.output
     assert text_box(html, "step-post") == printed.stdout
     assert day.board.pms_to(6000)[-1].text == letter.text  # the same notice
+
+
+# --- 记为别名 from the count, and 重新记录 (alias; tally --record --replace) --------------------
+
+# 6号 votes with a nickname nobody has: 5 is out by 4 votes to 3, unless 四哥 is 4号 — a tie.
+NICKNAME = (
+    {seat: "投5号" for seat in (1, 2, 3, 7)}
+    | {seat: "投4号" for seat in (4, 8, 9)}
+    | {6: "投四哥", 5: "弃权"}
+)
+
+
+def count_page(day: Day, **more: str) -> str:
+    query = {"thread": day.vote_url, "deadline": DEADLINE, **more}
+    return day.page.get("/vote/count", query_string=query).get_data(as_text=True)
+
+
+def test_an_unknown_name_becomes_an_alias_from_the_count_and_is_counted_again(
+    tmp_path: Path, serve_site, monkeypatch
+):
+    read_at_one_moment(monkeypatch)
+    monkeypatch.setattr(day_page, "now", lambda: READ_AT)
+    day = Day(tmp_path, serve_site, NICKNAME)
+    twin = day.twin()
+    counted = count_page(day)
+    assert "「四哥」不是名单上的名字，未计入。记为别名并重新计票：点下面的“记为别名”" in counted
+    assert "killmod alias" not in counted
+    form = counted.split('id="unknown-names"')[1].split("</form>")[0]
+    assert 'name="alias" value="四哥"' in form and 'action="/vote/alias/confirm"' in form
+
+    vote = {"thread": day.vote_url, "deadline": DEADLINE, "round": "1", "alias": "四哥"}
+    asked = day.page.post("/vote/alias/confirm", vote | {"seat": "4"}).get_data(as_text=True)
+    assert "确认记为别名" in asked and '<option value="4" selected>' in asked
+    unchosen = day.page.post("/vote/alias", vote | {"seat": ""})
+    assert unchosen.status_code == 422
+    assert "请选择座位" in error_beside(unchosen.get_data(as_text=True), "seat")
+    taken = day.page.post("/vote/alias", vote | {"seat": "4", "alias": "玩家5"})
+    assert "玩家5" in error_beside(taken.get_data(as_text=True), "alias")
+    assert "四哥" not in run("status", "--db", day.db).stdout  # nothing recorded
+
+    done = day.page.post("/vote/alias", vote | {"seat": "4"})
+    html = done.get_data(as_text=True)
+    assert done.status_code == 200, html
+    printed = run("alias", 4, "四哥", day.vote_url, "--deadline", DEADLINE, "--db", twin)
+    assert printed.exit_code == 0, printed.output
+    assert done_note(html) == printed.stderr.splitlines()[0]
+    assert 'hx-get="/vote/count?' in html  # the vote counted again, below
+    again = count_page(day, round="1")
+    assert text_box(again, "count-post") == printed.stdout
+    assert "「四哥」" not in again.split("逐帖结果")[0] and "4号 玩家4[/b]：4 票" in again
+
+
+def test_a_recorded_vote_is_recorded_again_once_the_judge_has_seen_what_changes(
+    tmp_path: Path, serve_site, monkeypatch
+):
+    read_at_one_moment(monkeypatch)
+    monkeypatch.setattr(day_page, "now", lambda: READ_AT)
+    day = Day(tmp_path, serve_site, NICKNAME)
+    vote = {"thread": day.vote_url, "deadline": DEADLINE, "round": "1"}
+    recorded = day.page.post("/vote/record", vote)
+    first = text_box(recorded.get_data(as_text=True), "step-post")
+    assert "5号 玩家5[/b] 得票最高，被投出局" in first
+    shown = day.page.get("/vote").get_data(as_text=True)  # round 2's page points to round 1
+    assert 'href="/vote?round=1&amp;count=1"' in shown
+    assert 'id="replace-form"' in count_page(day, round="1")
+    elsewhere = day.page.post("/alias", {"seat": "4", "alias": "小四"}).get_data(as_text=True)
+    assert 'href="/vote?round=1&amp;count=1">按新的别名重新计票，重新记录第 1 轮' in elsewhere
+    done = day.page.post("/vote/alias", vote | {"alias": "四哥", "seat": "4"})
+    assert done.status_code == 200, done.get_data(as_text=True)
+    twin = day.twin()  # the alias recorded: the command replaces from here
+    private = sorted(day.private.rglob("*"))
+
+    asked = day.page.post("/vote/replace/confirm", vote)
+    html = asked.get_data(as_text=True)
+    assert asked.status_code == 200, html
+    changes = re.search(r'<pre id="changes">(.*?)</pre>', html, re.S)[1]
+    assert changes.startswith("重新记录第 1 轮会改变")
+    assert "· 结果：记录的是 5号 玩家5 出局，重新计票是 平票（4号 玩家4、5号 玩家5）" in changes
+    assert "· 投票 6号 玩家6：记录的是 未投票，视为自投" in changes
+    assert text_box(html, "standing-post") == first
+    with Game.open(day.db) as opened:  # the preview recorded nothing, wrote nothing
+        assert len(opened.tallies()) == 1 and not opened.events("tally_replaced")
+    assert sorted(day.private.rglob("*")) == private
+
+    again = day.page.post("/vote/replace", vote | {"evidence": "ask"})
+    html = again.get_data(as_text=True)
+    assert again.status_code == 200, html
+    printed = run(
+        "tally", "--round", 1, "--deadline", DEADLINE, "--record", "--replace", "--db", twin
+    )
+    assert printed.exit_code == 0, printed.output
+    assert text_box(html, "step-post") == printed.stdout
+    assert "平票" in printed.stdout and "被投出局" not in printed.stdout
+    assert "第 1 轮计票已重新记录" in html
+    twice = count_page(day, round="1")
+    assert 'id="replace-form"' in twice  # still the latest: it may be recorded again
+    assert day.page.post("/undo").status_code == 200  # the old record stands again
+    with Game.open(day.db) as opened:
+        assert len(opened.tallies()) == 1

@@ -23,6 +23,7 @@ from killmod.web import (
     lottery,
     lurkers,
     night,
+    recording,
     seats,
     sending,
     steps,
@@ -33,8 +34,8 @@ from killmod.web.guard import CSRF_FIELD, CSRF_HEADER
 from killmod.web.pages import Settings
 
 # The page's parts, each its own blueprint.
-PARTS = (today, game_setup, day, night, lottery, seats, lurkers, steps, threads, evidence)
-PARTS += (board, sending)
+PARTS = (today, game_setup, day, recording, night, lottery, seats, lurkers, steps, threads)
+PARTS += (evidence, board, sending)
 MENU = (
     ("today.page", "今天"),
     ("game_setup.new_game", "新游戏"),

@@ -20,7 +20,7 @@ from killmod.announce.outputs import Outputs
 from killmod.announce.views import public_roster
 from killmod.board.sending import notices_for
 from killmod.core.errors import SEAT, BadInput, KillmodError, about
-from killmod.usecases.alias import record_alias
+from killmod.usecases.alias import ALIAS, record_alias
 from killmod.usecases.deal import current_notices
 from killmod.usecases.gamefile import last_step
 from killmod.usecases.lurkers import record_leave
@@ -28,6 +28,7 @@ from killmod.usecases.night import announcement_time
 from killmod.usecases.out import judge_outs, record_out
 from killmod.usecases.penalty import penalty_kinds, record_penalty
 from killmod.usecases.reading import known_board
+from killmod.usecases.replacing import latest_replaceable
 from killmod.usecases.status import game_status
 from killmod.usecases.sub import refuse_unsendable, substitute
 from killmod.usecases.tally import recount_hint
@@ -47,7 +48,7 @@ SUB_FIELDS = {
 }
 OUT_FIELDS = {SEAT: "seat", "--reason": "reason", "--round": "round", "--at": "at"}
 LEAVE_FIELDS = {SEAT: "seat", "--day": "day", "--note": "note"}
-ALIAS_FIELDS = {SEAT: "seat", "别名": "alias"}
+ALIAS_FIELDS = {SEAT: "seat", ALIAS: "alias"}
 PENALTY_FIELDS = {SEAT: "seat", "--round": "round", "--kind": "kind", "--choice": "choice"}
 
 
@@ -278,6 +279,8 @@ def alias_record():
         with game() as opened:
             done = record_alias(opened, seat, request.form.get("alias", ""))
             hint = recount_hint(opened, None, None)
+            again = latest_replaceable(opened) if hint else None
     except KillmodError as error:
         return _form("web/alias.html.j2", **refusal(error, ALIAS_FIELDS)), 422
-    return _form("web/alias.html.j2", {}, done=alias_note(done), hint=hint or "", recorded=True)
+    note = alias_note(done)
+    return _form("web/alias.html.j2", {}, done=note, hint=hint or "", again=again, recorded=True)

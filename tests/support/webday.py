@@ -26,12 +26,33 @@ from tests.support.webpage import (
 
 OPENED = datetime(2024, 3, 1, 19, 0, tzinfo=SHANGHAI)
 DEADLINE = "2024-03-01 22:00"
+READ_AT = datetime(2024, 3, 2, 9, 0, 0, tzinfo=SHANGHAI)  # the next morning
 TIE = {seat: "投5号" for seat in range(1, 7)} | {seat: "投7号" for seat in range(7, 13)}
 FIVE_OUT = {seat: "投5号" for seat in range(1, 13)}
 
 
 def run(*args: object):
     return CliRunner().invoke(main, [str(arg) for arg in args])
+
+
+class _AnyDatetime(type):
+    def __instancecheck__(cls, value: object) -> bool:
+        return isinstance(value, datetime)
+
+
+def read_at_one_moment(monkeypatch, at: datetime = READ_AT) -> None:
+    """The vote thread read at ``at`` by the page and by the command alike: a recorded
+    vote's count document keeps when it was read (to the second), and its SHA-256 is in
+    the announcement — the page's and the command's are the same text only when both
+    read it in the same second."""
+    import killmod.usecases.tally as tally_usecase
+
+    class Clock(datetime, metaclass=_AnyDatetime):
+        @classmethod
+        def now(cls, tz=None):
+            return at.astimezone(tz) if tz else at.replace(tzinfo=None)
+
+    monkeypatch.setattr(tally_usecase, "datetime", Clock)
 
 
 def error_beside(html: str, field: str) -> str:
