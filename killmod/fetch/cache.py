@@ -178,6 +178,8 @@ def _page_json(page: Page) -> dict:
         "title": page.title,
         "thread_id": page.thread_id,
         "partial": page.partial,
+        "declared": [page.counted, page.replies, page.per_page, page.hidden, list(page.vacant)],
+        "edits_shown": page.edits_shown,
     }
 
 
@@ -190,6 +192,7 @@ def _page_from_json(kept: dict) -> Page:
             row[index] = datetime.fromisoformat(row[index]) if row[index] else None
         row[_QUOTES] = tuple(row[_QUOTES])
         posts.append(Post(*row))
+    counted, replies, per_page, hidden, vacant = kept["declared"]  # an older killmod's: KeyError
     return Page(
         tuple(posts),
         kept["page_no"],
@@ -197,4 +200,10 @@ def _page_from_json(kept: dict) -> Page:
         kept["title"],
         kept["thread_id"],
         kept.get("partial") is True,
+        counted is True,
+        replies,
+        per_page,
+        hidden,
+        tuple(vacant),
+        kept["edits_shown"] is True,
     )
