@@ -9,7 +9,8 @@ last page's ``replies`` declares).  Every answer also says how many posts the bo
 place but does not show (``Page.hidden``): pages that disagree on it were read on both
 sides of a deletion (floors renumbered between them) and are all read again; pages that
 still disagree are refused.  New posts that appear while the pages are read (a page shows
-more pages than page 1 did) are read too.
+more pages than page 1 did) are read too; a page showing fewer replies than another is read
+again, and refused as an old copy (a cache's) when it still does.
 
 ``poll`` reads, for ``watch``, only the page holding the last post known, at ``TAIL_PPP``
 posts a page (or the size the board gives), and any after it.
@@ -103,6 +104,7 @@ def read_api(
                 "手机接口的各页不是同一时刻的帖子（读取期间一直有帖子被删除或审核，楼层在变），"
                 f"请稍后再读：{first_url}"
             )
+    _not_older(reader, pages)
     ordered = [pages[n] for n in sorted(pages)]
     thread = assemble(source, ordered, scraper.NAME, url)
     cookies = fetcher.options.cookies is not None
@@ -119,6 +121,22 @@ def _read_all(reader: _Pages, pages: dict[int, Page], *, known: int, start: Page
         if not missing:
             return
         pages.update(zip(missing, reader.read(missing, cached_before=known), strict=True))
+
+
+def _not_older(reader: _Pages, pages: dict[int, Page]) -> None:
+    """Every page as new as the newest read: a page showing fewer replies than another was
+    read before posts were added (read again) or is an old copy (a cache): refused."""
+    newest = max((page.replies or 0 for page in pages.values()), default=0)
+    older = [n for n, page in sorted(pages.items()) if (page.replies or 0) < newest]
+    if not older:
+        return
+    pages.update(zip(older, reader.read(older, cached_before=0), strict=True))
+    for number in older:
+        if (pages[number].replies or 0) < newest:
+            raise TallyFailed(
+                f"手机接口的第 {number} 页是旧的：它显示 {pages[number].replies} 个回复，"
+                f"其他页显示 {newest} 个（可能是缓存里的旧页面），请稍后再读：{reader.url(number)}"
+            )
 
 
 class _Pages:
