@@ -93,6 +93,8 @@ _NOISE = etree.XPath(
 )
 # A message with no markup but line breaks and entities is read without lxml (most ballots).
 _PLAIN = re.compile(r"(?:[^<&]|<br />|&(?:amp|lt|gt|quot|nbsp|#\d{1,7});)*")
+# A text that ``tidy_text`` and unescaping would leave as it is (a name, "投5号").
+_TIDY = re.compile(r"[^&\s\xa0\u3000]+(?: [^&\s\xa0\u3000]+)*")
 _BREAK = "<br />"
 # What the board's messages mean, for the ones whose text a board leaves as a language key
 # ("mobile:viewperm_login_nopermission" on a UTF-8 X3.4).
@@ -208,34 +210,19 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
 
 
 # What changes from one answer to the next without any post changing: the session's fields,
-# the views counter, and each post's display time ("9 分钟前"), which is not read.
-_SESSION = ("thread", "postlist", "ppp")
-_VOLATILE = ("views", "heats", "lastpost")
+# the counters, and each post's display time ("9&nbsp;分钟前"), which is not read.
+_VOLATILE = re.compile(
+    rb'"(?:saltkey|formhash|views|heats|lastpost|dateline)":"[^"]*"'
+    rb'|"auth":(?:null|"[^"]*")|"notice":\{[^}]*\}'
+)
 
 
 def fingerprint(body: bytes) -> str:
     """What an answer holds, without what changes on every answer (the session's fields,
-    the views counter, the display times): a page fetched again with the same fingerprint
-    has the same posts."""
-    try:
-        answer = json.loads(body)
-    except ValueError:
-        return hashlib.sha256(body).hexdigest()
-    variables = answer.get("Variables") if isinstance(answer, dict) else None
-    if not isinstance(variables, dict):
-        return hashlib.sha256(body).hexdigest()
-    held = {key: variables.get(key) for key in _SESSION}
-    if isinstance(held["thread"], dict):
-        held["thread"] = {k: v for k, v in held["thread"].items() if k not in _VOLATILE}
-    if isinstance(held["postlist"], list):
-        held["postlist"] = [
-            {k: v for k, v in post.items() if k != "dateline"} if isinstance(post, dict) else post
-            for post in held["postlist"]
-        ]
-    held["Message"] = answer.get("Message")
-    held["Version"] = answer.get("Version")
-    canonical = json.dumps(held, sort_keys=True, ensure_ascii=False).encode("utf-8")
-    return hashlib.sha256(canonical).hexdigest()
+    the counters, the display times): a page fetched again with the same fingerprint has
+    the same posts.  Its bytes with those fields blanked, hashed (JSON escapes every
+    character of a value that could end it, so no field of a post can mimic one)."""
+    return hashlib.sha256(_VOLATILE.sub(b"", body)).hexdigest()
 
 
 def _variables(text: str) -> tuple[dict, dict]:
@@ -288,7 +275,7 @@ def _read_post(raw: object, tz: ZoneInfo) -> Post | int:
         )
     floor = _number(raw.get("number"), f"帖子 pid={pid} 的楼层")
     seconds = _number(raw.get("dbdateline"), f"帖子 pid={pid} 的发帖时间")
-    author = tidy_text(html_entities.unescape(str(raw.get("author") or "")))
+    author = _text(str(raw.get("author") or ""))
     message = raw.get("message")
     require_parts(f"pid={pid}", author, isinstance(message, str) and bool(message.strip()))
     posted_at = datetime.fromtimestamp(seconds, tz)
@@ -306,6 +293,11 @@ def _read_post(raw: object, tz: ZoneInfo) -> Post | int:
         edited_at=edited_at,
         banned=banned,
     )
+
+
+def _text(html: str) -> str:
+    """Text with entities and without markup, as ``tidy_text`` leaves it."""
+    return html if _TIDY.fullmatch(html) else tidy_text(html_entities.unescape(html))
 
 
 def _number(value: object, what: str) -> int:
@@ -326,8 +318,7 @@ def message_parts(
     versions.  A message of plain text and line breaks (most ballots) is read without
     building a tree."""
     if _PLAIN.fullmatch(message):
-        text = html_entities.unescape(message.replace(_BREAK, "\n"))
-        return tidy_text(text), (), None, False
+        return _text(message.replace(_BREAK, "\n")), (), None, False
     return _read_cell(fragment(message), tz, posted_at)
 
 

@@ -29,10 +29,12 @@ from killmod.fetch.identity import Expected
 from killmod.fetch.paged import page_count
 from killmod.fetch.pages import again_on_redirect, parse_fetched, parsed_before, read_at
 from killmod.fetch.whole import Thread, assemble, check_whole
+from killmod.fetch.workers import Assignment, page_workers
 from scrapers.base import ThreadViews
 
 API_PPP = 1000  # posts an API request asks for: a whole vote thread in one
 TAIL_PPP = 20  # posts a page when watch asks for the newest: a few KB
+WORKERS_FROM = 4  # answers from which worker processes pay their start (4,000 posts)
 
 
 @dataclass(frozen=True)
@@ -177,8 +179,20 @@ class _Pages:
                 fetched, self.fetcher, tz=self.tz, forum=self.forum, profile=None, expected=expected
             )[1]
 
-        again = again_on_redirect(self.forum)
-        fresh = self.fetcher.fetch_all(rest, cached=cached, then=parse, again_on_redirect=again)
+        # Worker processes parse while answers arrive, when the board is not paced.
+        unpaced = len(rest) if not self.fetcher.pacer.waits_for(self.url(1)) else 0
+        assignment = Assignment(self.fetcher.options, self.tz, self.forum)
+        jobs = self.fetcher.options.jobs
+        with page_workers(unpaced, jobs, assignment, worth_from=WORKERS_FROM) as workers:
+            if workers is None:
+                again = again_on_redirect(self.forum)
+                fresh = self.fetcher.fetch_all(
+                    rest, cached=cached, then=parse, again_on_redirect=again
+                )
+            else:
+                wanted = [self.expected(numbered[u]) for u in rest]
+                progress = self.fetcher.options.progress
+                fresh = workers.fetch(rest, cached, wanted, progress=progress)
         done.update(zip(rest, fresh, strict=True))
         return [done[urls[n]] for n in numbers]
 

@@ -20,12 +20,12 @@ import scrapers
 from killmod.core.errors import BadInput, KillmodError, TallyFailed
 from killmod.core.model import Page
 from killmod.fetch.cache import Fetched, ParsedPage
-from killmod.fetch.http import Fetcher
 from killmod.fetch.identity import Expected, mismatch
 from scrapers.base import Scraper, has_html_end
 from scrapers.charset import decode_html
 
 if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
+    from killmod.fetch.http import Fetcher
     from scrapers.profile import Profile
 
 

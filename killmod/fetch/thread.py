@@ -118,20 +118,22 @@ def _read_files(
     Together they must be one whole thread (``killmod.fetch.identity.check_saved``)."""
     from killmod.fetch.identity import check_saved
     from killmod.fetch.pages import parse_page, saved_page
-    from killmod.fetch.workers import Assignment, page_workers
 
     scraper, first = parse_page(saved_page(files[0]), tz=tz, forum=forum, profile=profile)
     rest = files[1:]
-    workers_for = len(rest) if profile is None else 0
-    with page_workers(workers_for, jobs, Assignment(None, tz, scraper.NAME)) as workers:
-        if workers is not None:
-            pages = workers.parse_files(rest)
-        else:
-            pages = [
-                parse_page(saved_page(file), tz=tz, forum=scraper.NAME, profile=profile)[1]
-                for file in rest
-            ]
-    pages = [first, *pages]
+    pages = [first]
+    if rest:  # worker processes parse a long thread's folder
+        from killmod.fetch.workers import Assignment, page_workers
+
+        workers_for = len(rest) if profile is None else 0
+        with page_workers(workers_for, jobs, Assignment(None, tz, scraper.NAME)) as workers:
+            if workers is not None:
+                pages += workers.parse_files(rest)
+            else:
+                pages += [
+                    parse_page(saved_page(file), tz=tz, forum=scraper.NAME, profile=profile)[1]
+                    for file in rest
+                ]
     check_saved(files, pages)
     by_number = {page.page_no: file for file, page in zip(files, pages, strict=True)}
     thread = assemble(source, pages, scraper.NAME, lambda n: str(by_number.get(n, source)))
