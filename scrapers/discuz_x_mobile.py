@@ -261,26 +261,30 @@ def board_words(message: dict) -> str:
     return text
 
 
+_POST_PARTS = frozenset(("author", "authorid", "dbdateline", "message"))
+
+
 def _read_post(raw: object, tz: ZoneInfo) -> Post | int:
     """A post, or the floor of a kept position's placeholder (a deleted post's place)."""
     if not isinstance(raw, dict):
         raise ScrapeError("手机接口的帖子列表里有一项不是帖子（回答被改动过）")
-    if not {"author", "authorid", "dbdateline", "message"} & raw.keys():
-        return _number(raw.get("number"), f"空楼层 pid={raw.get('pid')} 的楼层")
+    if _POST_PARTS.isdisjoint(raw):
+        return _number(raw.get("number"), "空楼层的楼层", raw.get("pid"))
     pid = _number(raw.get("pid"), "pid")
-    if str(raw.get("number")).strip() == "-1":
+    number = raw.get("number")
+    if number == "-1":
         raise ScrapeError(
             f"手机接口的回答里有热门回复（pid={pid}，楼层 -1），看不出它在哪一楼"
             "（论坛开了“热门回复”）"
         )
-    floor = _number(raw.get("number"), f"帖子 pid={pid} 的楼层")
-    seconds = _number(raw.get("dbdateline"), f"帖子 pid={pid} 的发帖时间")
+    floor = _number(number, "楼层", pid)
+    seconds = _number(raw.get("dbdateline"), "发帖时间", pid)
     author = _text(str(raw.get("author") or ""))
     message = raw.get("message")
     require_parts(f"pid={pid}", author, isinstance(message, str) and bool(message.strip()))
     posted_at = datetime.fromtimestamp(seconds, tz)
     body, quotes, edited_at, banned = message_parts(message, tz, posted_at)
-    uid = _number(raw.get("authorid") or 0, f"帖子 pid={pid} 的作者编号")
+    uid = _number(raw.get("authorid") or 0, "作者编号", pid)
     return Post(
         pid=pid,
         floor=floor,
@@ -300,10 +304,14 @@ def _text(html: str) -> str:
     return html if _TIDY.fullmatch(html) else tidy_text(html_entities.unescape(html))
 
 
-def _number(value: object, what: str) -> int:
+def _number(value: object, what: str, pid: object = None) -> int:
+    """A field that must be a whole number (every scalar of the answer is a string)."""
+    if type(value) is str and value.isdigit():
+        return int(value)
     text = str(value).strip() if value is not None else ""
     if not text.isdigit():
-        raise ScrapeError(f"手机接口的回答里{what}读不出来（「{value}」）")
+        whose = f"帖子 pid={pid} 的" if pid is not None else ""
+        raise ScrapeError(f"手机接口的回答里{whose}{what}读不出来（「{value}」）")
     return int(text)
 
 

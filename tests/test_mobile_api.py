@@ -23,7 +23,15 @@ from killmod.fetch.thread import read_thread
 from scrapers import discuz_x_mobile
 from scrapers.base import Address
 from scrapers.charset import decode_html
-from tests.support.pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, SHANGHAI, Response, demo_thread
+from tests.support.pagebuilder import (
+    DEMO_ROSTER_TOML,
+    DEMO_TID,
+    SHANGHAI,
+    FakePost,
+    FakeThread,
+    Response,
+    demo_thread,
+)
 from tests.support.pagebuilder_api import (
     API_PATH,
     api_message,
@@ -323,3 +331,46 @@ def test_a_saved_answer_is_read_like_a_saved_page(tmp_path, roster):
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["outcome"]["seat"] == 5
+
+
+def test_an_edited_post_that_quotes_keeps_its_notice_before_the_quote():
+    """As the real X3.4 answers a post edited after it was made with the quote button: the
+    notice, one break, then the quote (no blank line between them)."""
+    quoted = FakePost(
+        206, "月光宝盒", 105, NOW.replace(hour=9, minute=45), "我是好人，别投我！投4号"
+    )
+    reply = FakePost(
+        207,
+        "大白菜",
+        106,
+        NOW.replace(hour=9, minute=46),
+        "你这话谁信？投5号\n（补充：5号昨晚的发言前后矛盾）",
+        edited_at=NOW.replace(hour=9, minute=51, second=35),
+        quote=(quoted.author, quoted.posted_at, quoted.body),
+    )
+    thread = FakeThread(2, "【狼人杀·第1局】第一天白天 放逐投票帖", [quoted, reply], NOW)
+    answer = json.loads(render_api_page(thread, 1, ppp=1000))
+    message = answer["Variables"]["postlist"][1]["message"]
+    assert message.startswith(
+        '<i class="pstatus"> 本帖最后由 大白菜 于 2019-5-12 09:51 编辑 </i><br />\n'
+        '<div class="quote"><blockquote><p>引用:</p>'
+    )
+    post = parse(render_api_page(thread, 1, ppp=1000)).posts[1]
+    assert post.body == "你这话谁信？投5号\n（补充：5号昨晚的发言前后矛盾）"
+    assert post.quotes == ("月光宝盒 发表于 2019-5-12 09:45\n我是好人，别投我！投4号",)
+    assert post.edited_at == NOW.replace(hour=9, minute=51, second=0)
+
+
+def test_without_a_version_the_board_answers_version_1(serve_site):
+    base = serve_site(whole_board(demo_thread()))
+    url = f"{base}{api_path(DEMO_TID, ppp=1000, version=None)}"
+    with Fetcher(FetchOptions(delay=0)) as fetcher:
+        fetched = fetcher.fetch(url)
+    assert json.loads(fetched.body)["Version"] == "1"
+
+
+def test_a_hot_reply_whose_floor_the_answer_does_not_say_is_refused():
+    answer = json.loads(render_api_page(demo_thread(), 1, ppp=1000))
+    answer["Variables"]["postlist"][3]["number"] = "-1"  # 热门回复: forum_viewthread.php
+    with pytest.raises(discuz_x_mobile.ScrapeError, match="热门回复"):
+        parse(json.dumps(answer).encode())

@@ -435,7 +435,8 @@ def test_a_poll_reads_the_apis_last_page_and_a_deletion_means_reading_again(serv
         thread.posts.append(FakePost(99_001, "meer", 2000, last.posted_at, "投 7号"))
         base.server.requests.clear()
         followed = poll(first, fetcher, tz=SHANGHAI)
-        assert base.server.requests == [api_path(DEMO_TID, ppp=20, page=2)]
+        # one small page: the known last floor, 30, on page 2 of 29 a page, 28 places after it
+        assert base.server.requests == [api_path(DEMO_TID, ppp=29, page=2)]
         assert [post.pid for post in followed.posts][-1] == 99_001
         assert followed.posts[:-1] == first.posts  # edits read before are kept
         del thread.posts[3]  # a moderator deletes floor 4: every later floor moves up

@@ -12,8 +12,9 @@ still disagree are refused.  New posts that appear while the pages are read (a p
 more pages than page 1 did) are read too; a page showing fewer replies than another is read
 again, and refused as an old copy (a cache's) when it still does.
 
-``poll`` reads, for ``watch``, only the page holding the last post known, at ``TAIL_PPP``
-posts a page (or the size the board gives), and any after it.
+``poll`` reads, for ``watch``, one small page: the one holding the last post known, at the
+size from ``TAIL_PPP`` to twice that which leaves it the most room for new posts (or the
+size the board gives), and any after it when they fill it.
 """
 
 from __future__ import annotations
@@ -202,14 +203,14 @@ class _Pages:
 
 def poll(previous: Thread, views: ThreadViews, fetcher: Fetcher, *, tz: ZoneInfo) -> Thread | None:
     """``previous`` (read from the API) with the posts posted since: the page holding its
-    last post, at ``TAIL_PPP`` posts a page (or the size the board gives), and any after it
-    — each post as that page shows it now, its edits included.  None when the thread is no
+    last post (``tail_size``, or the size the board gives), and any after it — each post as
+    that page shows it now, its edits included.  None when the thread is no
     longer as ``previous`` saw it (a post deleted, floors renumbered): read it whole again."""
     known = sorted(previous.posts, key=_by_floor)
     if not known or known[-1].floor is None:
         return None
     version = views.api_versions[0]
-    size = TAIL_PPP
+    size = tail_size(known[-1].floor)
     pages = _tail(previous, views, fetcher, tz=tz, version=version, size=size)
     if pages[0].per_page != size:  # the board gives guests another page size
         size = pages[0].per_page or size
@@ -228,6 +229,12 @@ def poll(previous: Thread, views: ThreadViews, fetcher: Fetcher, *, tz: ZoneInfo
     return replace(previous, posts=posts, views=(ViewRead("api", len(pages), why),))
 
 
+def tail_size(last: int) -> int:
+    """The page size, from ``TAIL_PPP`` to twice that, whose page holding floor ``last``
+    has the most room after it: the new posts come in that one page."""
+    return max(range(TAIL_PPP, 2 * TAIL_PPP + 1), key=lambda size: (-last % size, -size))
+
+
 def _tail(
     previous: Thread, views: ThreadViews, fetcher: Fetcher, *, tz: ZoneInfo, version: int, size: int
 ) -> list[Page]:
@@ -239,7 +246,8 @@ def _tail(
     def url(n: int) -> str:
         return views.api_url(size, n, version)
 
-    same = Expected(thread=scraper.address(url(1)).thread, title=previous.title)
+    # Past the end (posts deleted since), the board answers with its last page: floors moved.
+    same = Expected(thread=scraper.address(url(1)).thread, title=previous.title, past_end=True)
     reader = _Pages(fetcher, tz, scraper.NAME, same, url)
     pages = reader.read([(last - 1) // size + 1], cached_before=0)
     if pages[0].per_page != size:
