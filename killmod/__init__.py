@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 # The command's name → the use case that does its work ("module:function").
 USE_CASES = {
     "tally": "killmod.usecases.tally:tally",
+    "alias": "killmod.usecases.alias:record_alias",
     "audit": "killmod.usecases.audit:audit",
     "deal": "killmod.usecases.deal:deal",
     "history": "killmod.usecases.history:chronicle",

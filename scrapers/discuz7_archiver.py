@@ -43,6 +43,7 @@ from scrapers.base import (
     tidy_text,
 )
 from scrapers.discuz7 import NOISE
+from scrapers.hidden import bbcode_hidden
 
 NAME = "discuz7_archiver"
 AGAIN_ON_REDIRECT = False
@@ -136,7 +137,9 @@ def _read_post(pid: int, line, *, tz: ZoneInfo, now: datetime) -> Post:
     posted_at, precision = parse_board_time(tidy_text(posted or ""), tz, now)
     text = _message_text(line)
     banned = bool(_BANNED.match(text))
-    body, quotes, edited_at = ("", (), None) if banned else _message_parts(text, tz, posted_at)
+    body, quotes, edited_at, hidden = (
+        ("", (), None, ()) if banned else _message_parts(text, tz, posted_at)
+    )
     return Post(
         pid=pid,
         floor=None,
@@ -148,6 +151,7 @@ def _read_post(pid: int, line, *, tz: ZoneInfo, now: datetime) -> Post:
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 
@@ -167,8 +171,9 @@ def _message_text(line) -> str:
 
 def _message_parts(
     text: str, tz: ZoneInfo, posted_at: datetime
-) -> tuple[str, tuple[str, ...], datetime | None]:
-    """Raw BBCode to (own text, quoted texts, edit time).
+) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
+    """Raw BBCode to (own text, quoted texts, edit time, hidden texts: what the thread pages
+    render invisible, ``scrapers.hidden.bbcode_hidden``).
 
     The board's notice "[i=s] 本帖最后由 … 编辑 [/i]" heads the message; one a player typed
     elsewhere, or with an impossible time, is the player's text.
@@ -182,7 +187,9 @@ def _message_parts(
         else:
             edited_at = None
     own, quoted = _split_quotes(text)
-    return _plain(own), tuple(_plain(quote) for quote in quoted), edited_at
+    own, hidden = bbcode_hidden(own)
+    quotes = tuple(_plain(quote) for quote in quoted)
+    return _plain(own), quotes, edited_at, tuple(_plain(part) for part in hidden)
 
 
 def _split_quotes(text: str) -> tuple[str, list[str]]:

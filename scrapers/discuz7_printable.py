@@ -145,7 +145,9 @@ def _read_post(position: int, nodes: list, *, tz: ZoneInfo, clock: tuple[datetim
     cell = _message(nodes)
     banned = _blocked(cell)
     posted_at, precision = post_time(_time_element(times[0], nodes), tz=tz, clock=clock)
-    body, quotes, edited_at = ("", (), None) if banned else message_parts(cell, tz, posted_at)
+    body, quotes, edited_at, hidden = (
+        ("", (), None, ()) if banned else message_parts(cell, tz, posted_at)
+    )
     return Post(
         pid=position,
         floor=position,
@@ -157,6 +159,7 @@ def _read_post(position: int, nodes: list, *, tz: ZoneInfo, clock: tuple[datetim
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 

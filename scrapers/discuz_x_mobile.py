@@ -14,8 +14,11 @@ messages go through the board's ordinary ``discuzcode``: the plugin's hook
 edit notice first — for version 4 only.  So a version-1 message is the thread page's HTML:
 an edited post starts with the board's ``<i class="pstatus"> 本帖最后由 X 于 Y 编辑 </i>``
 (read and removed, as on the thread pages), a quote is ``<div class="quote"><blockquote>``
-(removed from the text, kept in ``quotes``); version 4 quotes in ``<div class="reply_wrap">``
-and shows no edit notice (its pages say ``edits_shown=False``).
+(removed from the text, kept in ``quotes``), text the board renders invisible (white on
+white…) is taken out as on the thread pages (``scrapers.hidden``) — but not text sized 0:
+the hook deletes ``[size]`` tags for versions 1–3 (lines 354–360), so it arrives at the
+normal size; version 4 quotes in ``<div class="reply_wrap">`` and shows no edit notice (its
+pages say ``edits_shown=False``).
 
 Per post: ``pid``; ``number``, the floor the thread pages show (counted, so renumbered
 after a moderator's deletion, like them: the pid is the identity); ``author`` and
@@ -71,6 +74,7 @@ from scrapers.base import (
 )
 from scrapers.discuz_x import board_root, edit_time
 from scrapers.discuz_x import views as views
+from scrapers.hidden import take_hidden
 
 NAME = "discuz_x_mobile"
 # X3.4 answers the first request after a moderator's deletion with a 302 to a thread page
@@ -283,7 +287,7 @@ def _read_post(raw: object, tz: ZoneInfo) -> Post | int:
     message = raw.get("message")
     require_parts(f"pid={pid}", author, isinstance(message, str) and bool(message.strip()))
     posted_at = datetime.fromtimestamp(seconds, tz)
-    body, quotes, edited_at, banned = message_parts(message, tz, posted_at)
+    body, quotes, edited_at, banned, hidden = message_parts(message, tz, posted_at)
     uid = _number(raw.get("authorid") or 0, "作者编号", pid)
     return Post(
         pid=pid,
@@ -296,6 +300,7 @@ def _read_post(raw: object, tz: ZoneInfo) -> Post | int:
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 
@@ -317,25 +322,29 @@ def _number(value: object, what: str, pid: object = None) -> int:
 
 def message_parts(
     message: str, tz: ZoneInfo, posted_at: datetime
-) -> tuple[str, tuple[str, ...], datetime | None, bool]:
-    """A message's own text, its quotes, the time of the board's edit notice and whether
-    the board blocked it (a banned author's): the same steps as a thread page's message
-    (``scrapers.discuz_x``), whose HTML it is in version 1 — the board's anti-copy noise
-    dropped, the edit notice read and removed, quotes set apart.  A rule about text the
-    board shows differently (hidden, invisible) belongs here, in ``_read_cell``, for both
-    versions.  A message of plain text and line breaks (most ballots) is read without
-    building a tree."""
+) -> tuple[str, tuple[str, ...], datetime | None, bool, tuple[str, ...]]:
+    """A message's own text, its quotes, the time of the board's edit notice, whether the
+    board blocked it (a banned author's) and the texts it renders invisible: the same steps
+    as a thread page's message (``scrapers.discuz_x``), whose HTML it is in version 1 — the
+    board's anti-copy noise dropped, the edit notice read and removed, quotes set apart,
+    hidden text taken out (``scrapers.hidden``).  A message of plain text and line breaks
+    (most ballots) has no markup to hide anything in and is read without building a tree.
+
+    One thing the API cannot show: the plugin's ``discuzcode`` hook deletes every
+    ``[size=…]`` and ``[/size]`` for versions 1 to 3 before the board renders the message
+    (``source/plugin/mobile/mobile.class.php`` lines 354–360), so text sized 0 on the thread
+    pages arrives here at the normal size, indistinguishable from the rest."""
     if _PLAIN.fullmatch(message):
-        return _text(message.replace(_BREAK, "\n")), (), None, False
+        return _text(message.replace(_BREAK, "\n")), (), None, False, ()
     return _read_cell(fragment(message), tz, posted_at)
 
 
 def _read_cell(
     cell, tz: ZoneInfo, posted_at: datetime
-) -> tuple[str, tuple[str, ...], datetime | None, bool]:
+) -> tuple[str, tuple[str, ...], datetime | None, bool, tuple[str, ...]]:
     text = tidy_text(cell.text_content())
     if text.startswith("提示:") and any(reason in text for reason in _BANNED):
-        return "", (), None, True
+        return "", (), None, True, ()
     for noise in _NOISE(cell):
         drop(noise)
     edited_at = edit_time(cell, tz, posted_at)
@@ -345,7 +354,8 @@ def _read_cell(
             drop(label)
         quotes.append(element_text(quote))
         drop(quote)
-    return element_text(cell), tuple(quotes), edited_at, False
+    hidden = take_hidden(cell)
+    return element_text(cell), tuple(quotes), edited_at, False, hidden
 
 
 # This format's own examples (the yt-dlp habit): which page builder of tests/support/ serves

@@ -53,6 +53,7 @@ from scrapers.base import (
 from scrapers.board_messages import board_message as board_message
 from scrapers.discuz_x import board_root, edit_time
 from scrapers.discuz_x import seconds_view as seconds_view
+from scrapers.hidden import take_hidden
 
 NAME = "discuz_x_printable"
 AGAIN_ON_REDIRECT = False
@@ -155,7 +156,9 @@ def _read_post(position: int, block, *, tz: ZoneInfo, clock: tuple[datetime, int
     posted_at, precision = _post_time(time_label, tz=tz, clock=clock)
     message = _message(block, author_label, time_label)
     banned = _is_banned(message)
-    body, quotes, edited_at = ("", (), None) if banned else _body(message, tz, posted_at)
+    body, quotes, edited_at, hidden = (
+        ("", (), None, ()) if banned else _body(message, tz, posted_at)
+    )
     return Post(
         pid=position,
         floor=None,
@@ -167,6 +170,7 @@ def _read_post(position: int, block, *, tz: ZoneInfo, clock: tuple[datetime, int
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 
@@ -220,7 +224,7 @@ def _is_banned(message) -> bool:
 
 def _body(
     message, tz: ZoneInfo, posted_at: datetime
-) -> tuple[str, tuple[str, ...], datetime | None]:
+) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
     for noise in message.xpath(_NOISE):
         drop(noise)
     edited_at = edit_time(message, tz, posted_at)
@@ -230,7 +234,8 @@ def _body(
     ):
         quotes.append(element_text(quote))
         drop(quote)
-    return element_text(message), tuple(quotes), edited_at
+    hidden = take_hidden(message)
+    return element_text(message), tuple(quotes), edited_at, hidden
 
 
 def _title(head: str) -> str | None:

@@ -374,3 +374,14 @@ def test_a_hot_reply_whose_floor_the_answer_does_not_say_is_refused():
     answer["Variables"]["postlist"][3]["number"] = "-1"  # 热门回复: forum_viewthread.php
     with pytest.raises(discuz_x_mobile.ScrapeError, match="热门回复"):
         parse(json.dumps(answer).encode())
+
+
+def test_white_text_in_a_version_1_message_is_hidden_as_on_the_thread_page():
+    """Version 1 keeps discuzcode's <font color>: the vote nobody sees is no ballot.  (Text
+    sized 0 cannot be told: the plugin deletes [size] tags for versions 1–3.)"""
+    shown = FakePost(
+        9001, "meer", 2000, NOW.replace(hour=21), '我投5号<font color="white">改票 投6号</font>'
+    )
+    thread = FakeThread(DEMO_TID, "【投票】", [shown], NOW)
+    post = parse(render_api_page(thread, 1, ppp=1000)).posts[0]
+    assert (post.body, post.hidden) == ("我投5号", ("改票 投6号",))

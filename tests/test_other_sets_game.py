@@ -406,6 +406,47 @@ def test_x_one_vote_each_the_first_ballot_stands_a_later_one_is_a_repeat_ballot(
     assert "重复投票：每人只有一次投票机会，跟票或补票记为无效票" in text
 
 
+def test_x_genpiao_and_bupiao_are_invalid_ballots_while_1_2_reads_them(x_game, serve_site):
+    """注意事项 11 “不得跟票或补票。跟票或补票将被记为无效票”: a ballot that says 跟票 or 补票 is
+    rejected ``follow_vote``; it was the voter's one ballot (3.18), so a later one is a
+    ``repeat_ballot``; a later 补票 after a first ballot is a ``repeat_ballot`` first (the
+    older code comes first). Under 1.2 “跟票5号” is a vote for 5 (docs/rules/x.md)."""
+    ok(night(x_game, 1, "--kill", 5))
+    rows = [
+        (1, "20:00:00", "投6号"),
+        (2, "20:01:00", "跟票6号"),  # invalid, and his one ballot
+        (3, "20:02:00", "补票：7号"),
+        (2, "20:03:00", "投7号"),  # after his one ballot
+        (4, "20:04:00", "我不跟票，投7号"),  # says he does not follow: a ballot
+        (1, "20:05:00", "补票 7号"),  # his second ballot
+    ]
+    url = serve(serve_site, rows)
+    audit = ok(tally(x_game, url, "--format", "audit"))
+    assert "跟票或补票，记为无效票" in audit
+    doc = tally_json(x_game, url, "--record")
+    reasons = {(r["seat"], r["floor"]): r["reason"] for r in doc["rejected"]}
+    assert reasons == {
+        (2, 3): "follow_vote",
+        (3, 4): "follow_vote",
+        (2, 5): "repeat_ballot",
+        (1, 7): "repeat_ballot",
+    }
+    ballots = {b["seat"]: (b["kind"], b["target"]) for b in doc["ballots"]}
+    assert ballots[1] == ("vote", 6) and ballots[4] == ("vote", 7)
+    assert ballots[2] == ballots[3] == ("self", None)  # no valid ballot: not counted
+    assert doc["outcome"] == {"kind": "tie", "seats": [6, 7]}
+
+
+def test_1_2_reads_genpiao_as_a_vote(tmp_path, serve_site):
+    """1.2 has no sentence against 跟票: “跟票5号” is a vote for 5, “补票 5号” too."""
+    db = new_game(tmp_path, "1.2", {seat: None for seat in range(1, 9)})
+    url = serve(serve_site, [(1, "20:00:00", "跟票5号"), (2, "20:01:00", "补票 5号")])
+    doc = tally_json(db, url)
+    assert {b["seat"]: b["target"] for b in doc["ballots"]}[1] == 5
+    assert {b["seat"]: b["target"] for b in doc["ballots"]}[2] == 5
+    assert not [r for r in doc["rejected"] if r["seat"] in (1, 2)]
+
+
 def test_x_a_non_vote_post_is_no_violation_only_1_2_has_that_rule(x_game, serve_site):
     """1.2 二.5 “……非正式投票内容的发言按犯规处理” is not an X rule: nothing says 犯规."""
     ok(night(x_game, 1, "--kill", 5))

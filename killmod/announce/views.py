@@ -261,19 +261,51 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
                 else None
             ),
             "blocked": {v.pid for v in result.verdicts if "banned" in v.notes},
+            "suggestions": suggestions(result),
+            "voted_out": result.outcome.seat if result.outcome.kind == "eliminated" else None,
+            "parts": {
+                v.pid: v.detail
+                for v in result.verdicts
+                if v.verdict == "ambiguous" and v.read_as == "part"
+            },
         }
     )
 
 
-def tally_notes_view(result: TallyResult) -> PublicView:
+def suggestions(result: TallyResult) -> dict[tuple[int | None, str], int]:
+    """The seat suggested for each name nobody has (a near miss), by floor and name."""
+    return {(f.floor, f.detail): f.suggestion for f in result.flags if f.reason == "near_miss"}
+
+
+# Verdicts whose ballot stands or stood: a loose reading of one changed the count.
+_BALLOT_VERDICTS = frozenset({"counted", "superseded"})
+
+
+def tally_notes_view(result: TallyResult, *, game_file: bool = True) -> PublicView:
     """The judge's notes on a tally that are no secret: minute-precision times in the
     deadline's minute, ballots that look like a slip of the pen (not counted), and how many
-    posts a hidden effect left uncounted (not whose)."""
+    posts a hidden effect left uncounted (not whose); the loose readings — a ballot read
+    from a part of a name or from a name in another script than the roster's (``loose``),
+    a part of several names (``unsure``) — and each name nobody has with the command that
+    makes it the suggested seat's alias (``unknown``; ``game_file``: the judge counts with
+    a game file, else from a roster file)."""
+    public = [public_verdict(v) for v in result.verdicts]
     return PublicView(
         {
             "flags": [f for f in result.flags if f.reason not in HIDDEN_FLAGS],
             "hidden": sum(1 for f in result.flags if f.reason in HIDDEN_FLAGS),
             "names": names(result.roster),
+            "loose": [
+                v
+                for v in public
+                if v.verdict in _BALLOT_VERDICTS
+                and v.kind == "vote"
+                and (v.read_as == "part" or "script" in v.notes)
+            ],
+            "unsure": [v for v in public if v.verdict == "ambiguous" and v.read_as == "part"],
+            "unknown": [v for v in public if v.verdict == "unknown_target" and v.detail],
+            "suggestions": suggestions(result),
+            "game_file": game_file,
         }
     )
 

@@ -29,6 +29,7 @@ COMMANDS = {
     "deal": "killmod.commands.deal:deal",
     "open": "killmod.commands.open:open_vote",
     "tally": "killmod.commands.tally:tally",
+    "alias": "killmod.commands.alias:alias",
     "watch": "killmod.commands.watch:watch",
     "remind": "killmod.commands.remind:remind",
     "lottery": "killmod.commands.lottery:lottery",
@@ -49,6 +50,7 @@ COMMANDS = {
     "out": "killmod.commands.out:out",
     "post": "killmod.commands.post:post",
     "judge": "killmod.commands.judge:judge",
+    "serve": "killmod.commands.serve:serve",
 }
 
 

@@ -6,14 +6,13 @@ has and resolves them (``killmod.usecases.night``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from killmod.announce.outputs import Outputs, private_options, step_file
+from killmod.announce.outputs import Outputs, private_options
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
@@ -21,13 +20,9 @@ from killmod.commands.speak import Speaker, board_options, post_after, post_opti
 from killmod.core.limits import MAX_ROUND
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from killmod.core.model import GameOver
-    from killmod.game.store import Event, Game
+    from killmod.game.store import Game
     from killmod.rules.base import NightChoice
     from killmod.usecases.inbox import InboxNight
-    from killmod.usecases.night import RecordedNight
 
 FORMATS = ("bbcode", "text", "json")
 
@@ -151,7 +146,6 @@ def night(
 ) -> None:
     """记录一夜的行动，打印尸体公告。公告只公布规则允许公布的；私下通知（警察的验人结果等）
     和本夜的结算过程写进私密文件夹。--from-pm 从法官的站内短信读取行动，核对确认后才记录。"""
-    from dataclasses import replace
 
     from killmod.core.errors import BadInput
     from killmod.game.store import Game
@@ -307,45 +301,8 @@ def _night(
     """The public dawn post (or its public JSON) on stdout; the police's answers, the
     notices and the night's resolution in a private file — both written before the night
     is committed; the penalties applied are a note for the judge."""
-    from killmod.announce.render import render_private, render_public
-    from killmod.announce.views import dawn_view, night_secrets_view, record_view
-    from killmod.game.delivery import Handout
-    from killmod.rules import rule_set_of
+    from killmod.announce.handouts import night_handout
     from killmod.usecases.night import record_night
 
-    name = step_file(game, f"night{night_no}-private", "night", _night_number(night_no))
-    outputs.refuse_taken([name])
-
-    def hand_out(done: RecordedNight) -> Handout:
-        roster = game.roster()
-        private = render_private("night.private.j2", templates, night_secrets_view(done, roster))
-        if fmt == "json" and outputs.print_secrets:
-            document = done.timed(done.play.document)
-            handout = Handout(public=json.dumps(document, ensure_ascii=False, indent=1) + "\n")
-        else:
-            if fmt == "json":
-                document = done.public_document(rule_set_of(roster))
-                public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
-            else:
-                public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
-                public = speaker.capture(public + _game_over(game, done.winner, templates))
-            handout = outputs.handout(public, {name: private}, "私下通知和本夜的结算过程")
-        # the penalties' kinds and choices for the judge, never the violator's camp
-        applied = [replace(penalty, camp=None) for penalty in done.penalties]
-        if applied:
-            view = record_view(applied=applied)
-            handout.notes.insert(0, render_public("night.penalties.text.j2", templates, view))
-        return handout
-
+    hand_out = night_handout(game, night_no, fmt, outputs, templates, capture=speaker.capture)
     record_night(game, night_no, choice, at_text=at_text, replace=replace_record, deliver=hand_out)
-
-
-def _night_number(night_no: int) -> Callable[[Event], bool]:
-    return lambda event: event.data.get("night") == night_no
-
-
-def _game_over(game: Game, winner: GameOver | None, templates: Path | None) -> str:
-    """The game-over post (揭秘) after the night that ended the game, or nothing."""
-    from killmod.announce.render import render_game_over
-
-    return "\n" + render_game_over(winner, game.roster(), templates) if winner else ""

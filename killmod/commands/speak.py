@@ -221,12 +221,9 @@ def post_text(
         again=again,
         templates=templates,
     )
-    if posted.pid is None:
-        return
-    if posted.already:
-        click.echo(f"这篇已经发过：帖子 {posted.tid} 的 pid {posted.pid}，没有再发。", err=True)
-    else:
-        click.echo(f"已回复帖子 {posted.tid}：pid {posted.pid}（已记在游戏文件里）。", err=True)
+    if posted.pid is None and posted.held is None:
+        return  # not confirmed: nothing went out
+    click.echo(posted.said, err=True)
 
 
 send_options = (

@@ -57,9 +57,9 @@ def sub(
 ) -> None:
     """替补接替一个座位（身份不变）：输出换替补的公告，替补的站内短信（这个座位的身份）写进
     私密文件夹；--send 把它发给替补的 uid；--post 把公告回复到游戏帖。"""
+    from killmod.announce.notices import notice_renderer
     from killmod.announce.render import render_public
     from killmod.announce.views import substitution_view
-    from killmod.commands.notices import notice_renderer
     from killmod.core.errors import BadInput
     from killmod.core.model import Player
     from killmod.game.delivery import Handout

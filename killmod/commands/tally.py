@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from contextlib import nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,6 +10,13 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.announce.outputs import PRINT_SECRETS, note, post
+from killmod.announce.tallypost import (
+    render_provisional,
+    tally_handout,
+    tally_notes,
+    tally_outputs,
+    tally_secrets,
+)
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
@@ -29,7 +35,6 @@ if TYPE_CHECKING:
     from killmod.fetch.http import FetchOptions
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
-    from killmod.usecases.provisional import Provisional
 
 FORMATS = ("bbcode", "text", "json", "audit")
 
@@ -187,36 +192,48 @@ def _tally(
 
     def hand_out(result: TallyResult) -> Handout:
         return tally_handout(
-            result, game, fmt, templates, print_secrets=print_secrets, speaker=speaker
+            result, game, fmt, templates, print_secrets=print_secrets, capture=speaker.capture
         )
 
     recording = options["record"]
     result = run_tally(source, game=game, deliver=hand_out if recording else None, **options)
     if not recording:
-        public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+        public, notes = tally_outputs(result, game, fmt, templates, print_secrets=print_secrets)
         post(speaker.capture(public))
         if notes:
             note(notes)
 
 
-def tally_handout(
-    result: TallyResult,
-    game: Game | None,
+def recount(
+    game: Game,
+    source: str | None,
+    *,
     fmt: str,
     templates: Path | None,
-    *,
-    print_secrets: bool = False,
-    speaker: Speaker | None = None,
-) -> Handout:
-    """What a recorded tally hands the judge: the announcement (the game-over post when the
-    game ended; kept by ``speaker`` for ``--post``), and the notes for the judge once the
-    step is committed."""
-    from killmod.game.delivery import Handout
+    fetching: FetchOptions,
+    **options,
+) -> None:
+    """The vote counted again as ``killmod tally`` counts it without ``--record`` (the count
+    so far before the deadline, the final count after it), after a step that changes how
+    ballots read (``killmod alias``); ``options`` are the tally's (deadline, round, edits,
+    ambiguous time, rulings, forum, profile)."""
+    from killmod.commands.speak import DEFAULT_INTERVAL
 
-    public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
-    if speaker is not None:
-        public = speaker.capture(public)
-    return Handout(public=public, notes=[notes] if notes else [])
+    speaker = Speaker(fetching.cookies, fetching.timeout, DEFAULT_INTERVAL, yes=False)
+    shared = {
+        "roster": None,
+        "phase": None,
+        "fmt": fmt,
+        "print_secrets": False,
+        "templates": templates,
+        "fetching": fetching,
+        "speaker": speaker,
+        **options,
+    }
+    if fmt in ("bbcode", "text"):
+        _so_far(game, source, as_of=None, **shared)
+    else:
+        _tally(game, source, record=False, replace_record=False, early=False, **shared)
 
 
 def _so_far(
@@ -237,13 +254,20 @@ def _so_far(
 
     counted = count_so_far(source, game=game, as_of=parse_cut(as_of or NOW), now=now(), **options)
     if as_of is None and counted.remaining.total_seconds() <= 0:
-        public, notes = _outputs(counted.result, game, fmt, templates, print_secrets=print_secrets)
+        public, notes = tally_outputs(
+            counted.result, game, fmt, templates, print_secrets=print_secrets
+        )
         post(speaker.capture(public))
         if notes:
             note(notes)
         return
     post(speaker.capture(render_provisional(counted, fmt, templates)))
-    judge_notes(counted.result, templates, print_secrets=print_secrets and fmt != "json")
+    judge_notes(
+        counted.result,
+        templates,
+        print_secrets=print_secrets and fmt != "json",
+        game_file=game is not None,
+    )
     if as_of is None:
         note(
             "截止时间还没到：上面是截至现在的临时票型（非最终结果），没有记录。"
@@ -251,86 +275,16 @@ def _so_far(
         )
 
 
-def render_provisional(counted: Provisional, fmt: str, templates: Path | None) -> str:
-    """The provisional count's post (``bbcode``/``text``) or its JSON document."""
-    from killmod.rules import rule_set
-
-    if fmt == "json":
-        from killmod.announce.views import provisional_json
-
-        return json.dumps(provisional_json(counted), ensure_ascii=False, indent=1) + "\n"
-    from killmod.announce.render import render_public
-    from killmod.announce.views import provisional_view
-
-    view = provisional_view(counted, rule_set(counted.result.rules))
-    return render_public(f"provisional.{fmt}.j2", templates, view)
-
-
-def _outputs(
-    result: TallyResult,
-    game: Game | None,
-    fmt: str,
-    templates: Path | None,
-    *,
-    print_secrets: bool,
-) -> tuple[str, str]:
-    """The public post (the announcement or the JSON, the game-over post when the game
-    ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
-    judge (stderr): times to the minute, slips of the pen, posts a hidden effect left
-    uncounted."""
-    from killmod.rules import rule_set
-
-    rules = rule_set(result.rules)
-    winner = result.recorded.winner if result.recorded else None
-    # Each output imports what it needs only: no Jinja2 for the JSON document.
-    if fmt == "json":
-        from killmod.announce.tallydoc import public_tally_json
-        from killmod.game.tallyjson import tally_json
-
-        document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
-        if winner:  # stdout stays one JSON document: the game's end is a key of it
-            document["game_over"] = winner.as_json()
-        public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
-    else:
-        from killmod.announce.render import render_game_over, render_tally
-
-        public = render_tally(result, fmt, rules, templates)
-        if winner:
-            public += render_game_over(winner, game.roster(), templates)
-    if print_secrets and fmt != "json":
-        secrets = _secrets(result, templates)
-        public += "\n" + secrets if secrets.strip() else ""
-    return public, _notes(result, templates)
-
-
-def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: bool) -> None:
+def judge_notes(
+    result: TallyResult, templates: Path | None, *, print_secrets: bool, game_file: bool = True
+) -> None:
     """The tally's notes for the judge on stderr (times to the minute, slips of the pen,
-    how many posts a hidden effect left uncounted); with ``--print-secrets`` whose posts
-    those are, on stdout after the post."""
-    notes = _notes(result, templates)
+    loose readings, names nobody has, how many posts a hidden effect left uncounted); with
+    ``--print-secrets`` whose posts those are, on stdout after the post."""
+    notes = tally_notes(result, templates, game_file=game_file)
     if notes:
         note(notes)
     if print_secrets:
-        secrets = _secrets(result, templates)
+        secrets = tally_secrets(result, templates)
         if secrets.strip():
             post("\n" + secrets)
-
-
-def _notes(result: TallyResult, templates: Path | None) -> str:
-    from killmod.announce.views import tally_notes_view
-
-    view = tally_notes_view(result)
-    # The bundled notes say nothing when there is nothing to note: no template to render.
-    if templates is None and not (view.values["flags"] or view.values["hidden"]):
-        return ""
-    from killmod.announce.render import render_public
-
-    notes = render_public("tally.notes.text.j2", templates, view)
-    return notes.rstrip("\n") if notes.strip() else ""
-
-
-def _secrets(result: TallyResult, templates: Path | None) -> str:
-    from killmod.announce.render import render_private
-    from killmod.announce.views import tally_secrets_view
-
-    return render_private("tally.private.j2", templates, tally_secrets_view(result))

@@ -26,8 +26,10 @@ PRECISION_SPAN = {
 class Post:
     """One post of a forum thread, as a scraper read it.
 
-    ``body`` is the post's own text: quotes, signatures and the board's edit
-    notice are removed (quotes are kept apart in ``quotes``).  ``posted_at`` is
+    ``body`` is the post's own text as a reader of the thread sees it: quotes, signatures
+    and the board's edit notice are removed (quotes are kept apart in ``quotes``), and so
+    is text the board renders invisible — white on white, a size of 0, ``display:none``
+    (kept apart in ``hidden``, one text per run: ``scrapers.hidden``).  ``posted_at`` is
     timezone-aware; ``precision`` says how exactly it is known: the post was written
     between ``posted_at`` and ``posted_at + PRECISION_SPAN[precision]``.
     """
@@ -43,6 +45,7 @@ class Post:
     edited_at: datetime | None = None
     banned: bool = False
     page: int = 1
+    hidden: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,7 +153,11 @@ class Verdict:
     """What the tally made of one post: the audit line anyone can check.
 
     ``verdict`` is ``counted``, ``superseded`` (a ballot a later one replaced),
-    ``judge``, ``ignored`` (the judge's ruling) or one of the reason codes.
+    ``judge``, ``ignored`` (the judge's ruling) or one of the reason codes.  ``read_as``
+    says how a vote's target was read (``seat``, ``name``, ``alias``, ``former``,
+    ``part``, ``writer``; a part of several names: ``part`` on an ambiguous post), and
+    ``detail`` the target as read — for an ambiguous post the targets (“5,7”), for an
+    unknown one the name not known (``killmod.ballots.votes.Reading``).
     """
 
     pid: int
@@ -164,6 +171,8 @@ class Verdict:
     fragment: str = ""
     ruling: str | None = None
     notes: tuple[str, ...] = ()
+    read_as: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -221,7 +230,8 @@ class Flag:
 
 @dataclass(frozen=True)
 class GameWarning:
-    """A warning given this round; ``action`` is warn, substitute or out (淹死)."""
+    """A warning given this round; ``action`` is warn, substitute or out (淹死 — or, for
+    the player the same vote puts out, out by the vote: no substitute, no drowning)."""
 
     seat: int
     name: str
@@ -434,6 +444,8 @@ class TallyResult:
     """Everything a tally decided, in the shape of the ``killmod.tally/1`` document (README).
 
     ``excused`` are the non-voters not warned because they were on leave (1.2 请假).
+    ``pinned`` are the players' uids this read took from the board (the roster had none):
+    ``killmod.ballots.uids.Pin``; ``roster`` carries them.
     """
 
     rules: str
@@ -453,3 +465,4 @@ class TallyResult:
     day: DayStep | None = None
     excused: tuple[int, ...] = ()
     early: bool = False  # counted before its deadline
+    pinned: tuple[Any, ...] = ()

@@ -341,3 +341,30 @@ def _carried_limit(rules: str) -> tuple[int, str]:
                 f"带入的警告最多 {total - 1} 次（已被换下的玩家请写成 former）"
             )
     return MAX_CARRIED, f"合理范围（最多 {MAX_CARRIED} 次）"
+
+
+def name_taken(roster: Roster, name: str) -> tuple[int | None, str] | None:
+    """Who in ``roster`` already has ``name`` as ``killmod.core.names.fold`` compares names
+    (case, width, traditional and simplified alike): the seat (None for a judge or a
+    substitute) and, in words, whose name, alias or former holder's name it is; None when
+    nobody has it.
+
+    What the set-up refuses for two people (``_Claims``), a later step refuses too: the
+    tally could not tell such names apart."""
+    wanted = fold(name)
+    for player in roster.players:
+        kinds = (
+            [("名字", player.name)]
+            + [("别名", alias) for alias in player.aliases]
+            + [("前任玩家的名字", holder.name) for holder in player.former]
+        )
+        for kind, written in kinds:
+            if fold(written) == wanted:
+                return player.seat, f"{player.seat}号 {player.name} 的{kind}「{written}」"
+    for judge in roster.judges:
+        if fold(judge) == wanted:
+            return None, f"法官「{judge}」"
+    for substitute in roster.substitutes:
+        if fold(substitute) == wanted:
+            return None, f"替补「{substitute}」"
+    return None

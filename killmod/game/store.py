@@ -78,6 +78,7 @@ KIND_NAMES = {
     "vote_opened": "开始投票（截止时间）",
     "board": "论坛上的发帖和站内短信",
     "judge": "法官的论坛 uid",
+    "alias": "别名",
 }
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
@@ -674,6 +675,11 @@ class Game:
                 if event.data["new"] in queue:
                     queue.remove(event.data["new"])
                 warnings.pop(seat, None)  # a new holder starts without warnings
+            elif event.kind == "alias":  # ``killmod alias``: a name players vote with
+                player = players[seat]
+                players[seat] = replace(player, aliases=(*player.aliases, event.data["alias"]))
+            elif event.kind == "uid":  # a player's uid the board showed (a recorded tally)
+                players[seat] = replace(players[seat], uid=event.data["uid"])
             elif event.kind == "judge":  # ``killmod judge``: a judge's uid after the set-up
                 if event.data["name"] not in judges:
                     judges.append(event.data["name"])
@@ -777,7 +783,8 @@ class Game:
             )
             .last_pk
         )
-        self.db["posts"].insert_all(post_row(tally_id, post) for post in posts)
+        # ``alter``: the ``hidden`` column is added to a file the first time a post has some.
+        self.db["posts"].insert_all((post_row(tally_id, post) for post in posts), alter=True)
         return tally_id
 
     def void_tally(self, tally_id: int) -> None:
@@ -833,7 +840,9 @@ class Game:
 
 
 def post_row(tally_id: int, post: Post) -> dict[str, Any]:
-    """A post as stored in the snapshot."""
+    """A post as stored in the snapshot (its hidden text, the column ``hidden``, only when it
+    has some: a snapshot of posts without any is stored, and hashed, as before)."""
+    hidden = {"hidden": json.dumps(list(post.hidden), ensure_ascii=False)} if post.hidden else {}
     return {
         "tally_id": tally_id,
         "pid": post.pid,
@@ -846,6 +855,7 @@ def post_row(tally_id: int, post: Post) -> dict[str, Any]:
         "quotes": json.dumps(list(post.quotes), ensure_ascii=False),
         "edited_at": format_iso(post.edited_at) if post.edited_at else None,
         "banned": int(post.banned),
+        **hidden,
     }
 
 

@@ -144,6 +144,8 @@ def _verdict_json(v: Verdict) -> dict:
         "fragment": v.fragment,
         "ruling": v.ruling,
         "notes": list(v.notes),
+        "read_as": v.read_as,
+        "detail": v.detail,
     }
 
 

@@ -105,7 +105,8 @@ def _void_old_record(game: Game, existing: dict, tally_id: int) -> None:
 
 
 def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
-    """The day's vote (its stage, the next vote, whom it named), the deaths, the warnings."""
+    """The day's vote (its stage, the next vote, whom it named), the players' uids read from
+    the board (``uid`` events: the roster has them from then on), the deaths, the warnings."""
     round_no, day = result.round, result.day
     game.record(
         round_no,
@@ -122,6 +123,8 @@ def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
             **({"early": True} if result.early else {}),
         },
     )
+    for pin in result.pinned:  # uids the board showed for players the roster gave none
+        game.record(round_no, "uid", pin.seat, {**pin.as_json(), "tally_id": tally_id})
     for seat in day.out:
         game.record(round_no, "death", seat, {"how": "voted", "tally_id": tally_id})
     for warning in result.warnings:

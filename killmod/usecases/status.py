@@ -66,6 +66,8 @@ class Status:
     threads: Threads = field(default_factory=Threads)
     deadline: datetime | None = None
     hidden: dict[str, Any] = field(default_factory=dict)
+    # What comes next: ("over", n), ("day", n) — the vote of round n — or ("night", n).
+    upcoming: tuple[str, int] = ("night", 1)
 
 
 def game_status(game: Game) -> Status:
@@ -118,6 +120,7 @@ def game_status(game: Game) -> Status:
         threads=threads,
         deadline=deadline,
         hidden=_hidden(game) if dealt else {},
+        upcoming=upcoming,
     )
 
 

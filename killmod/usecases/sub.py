@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from killmod.ballots.deadline import parse_deadline
 from killmod.core.errors import BadInput
 from killmod.core.model import Roster
+from killmod.core.names import fold
 from killmod.core.times import format_iso
 from killmod.game.guards import refuse_if_over
 from killmod.game.store import Delivery, Game
@@ -47,7 +48,9 @@ def substitute(
             raise BadInput(f"没有 {seat} 号座位")
         if not player.alive:
             raise BadInput(f"{seat}号 {player.name} 已出局，不能替补")
-        if any(p.name == name for p in roster.players):
+        # Names compare folded (case, width, traditional and simplified): the tally could
+        # not tell the substitute from a player named or nicknamed alike.
+        if any(fold(name) in {fold(n) for n in (p.name, *p.aliases)} for p in roster.players):
             raise BadInput(f"{name} 已经在本局的座位上")
         tz = ZoneInfo(roster.timezone)
         now = (now or datetime.now(tz)).astimezone(tz)

@@ -75,10 +75,10 @@ def gone_out(record: outbox.Record) -> str:
     if record.what == "post":
         where = f"帖子 {record.data.get('thread')}"
         pid = f" pid {record.data['pid']}" if record.data.get("pid") else ""
-        return (
-            f"{maybe}回复到{where}的公告（{pid.strip() or '结果不明'}）不会撤回："
-            "请到论坛上删除或发帖更正"
-        )
+        shown = pid.strip() or "结果不明"
+        if record.state == "held":
+            shown = f"待审核{pid}"
+        return f"{maybe}回复到{where}的公告（{shown}）不会撤回：请到论坛上删除或发帖更正"
     return (
         f"{maybe}发给 {record.seat}号（uid {record.data.get('uid')}）的站内短信无法收回："
         "请另发站内短信告诉他作废"
@@ -112,6 +112,10 @@ def describe(event: Event, roster: Roster) -> str | None:
     if event.kind == "thread":
         where = "游戏帖" if data.get("thread") == "game" else f"第 {event.round} 轮的投票帖"
         return f"记下的{where}地址（{data.get('url')}）"
+    if event.kind == "alias":
+        return f"{event.seat}号 {data.get('name')} 的别名「{data.get('alias')}」"
+    if event.kind == "uid":
+        return f"从论坛读到的 {event.seat}号 {data.get('name')} 的 uid（{data.get('uid')}）"
     if event.kind == "vote_opened":
         return f"第 {event.round} 轮投票的截止时间（{data.get('deadline')}）"
     if event.kind in ("tally_replaced", "night_replaced", "undone"):

@@ -21,7 +21,9 @@ post is made, the answer comes too late); ``lose_next`` loses that many forms on
 (no answer, nothing made); ``refuse_next`` refuses the next form with these words (as
 the board words a refusal the tests cannot otherwise bring about: a session that ended
 between the page and the form); ``rewrite`` changes what a reply shows (a smiley made an
-image); ``expire_formhash`` gives a member a new formhash each time he
+image); ``moderate`` holds replies for moderation as X3.4 does (``post_reply_mod_succeed``:
+"回复需要审核，请等待通过", the reply stored but shown to nobody, no ``pid`` in the answer;
+``"pid"``: a board that names the held reply's pid), until ``approve``; ``expire_formhash`` gives a member a new formhash each time he
 is shown a page (the one the page carries is stale by the time the form comes); ``clock``
 is the board's monotonic clock for flood control (a test may advance it); ``now`` its
 wall clock for the times it shows.
@@ -61,6 +63,7 @@ GUEST_FORMHASH = "d2f00869"
 XSS_MESSAGE = "您当前的访问请求当中含有非法字符，已经被系统拒绝"
 PM_SYSTEM_ERROR = 'Undefined constant "CURMODULE"'
 REPLY_OK = "非常感谢，回复发布成功，现在将转入主题页，请稍候……[ 点击这里转入主题列表 ]"
+REPLY_HELD = "回复需要审核，请等待通过"  # X3.4's post_reply_mod_succeed
 CLOSED = "抱歉，本主题已关闭，不再接受新内容"
 NOT_LOGGED_IN = "抱歉，您尚未登录，没有权限在该版块回帖"
 NO_PERMISSION = "抱歉，您没有权限在该版块回帖"
@@ -112,10 +115,12 @@ class FakeBoard:
     expire_formhash: bool = False
     refuse_next: str | None = None
     rewrite: Callable[[str], str] | None = None
+    moderate: str = ""  # "": replies shown at once; "x34": held, no pid; "pid": held, pid given
     members: dict[int, Member] = field(default_factory=dict)
     threads: dict[int, BoardThread] = field(default_factory=dict)
     letters: list[Letter] = field(default_factory=list)
     replies: list[tuple[int, int, str]] = field(default_factory=list)  # (tid, pid, message)
+    held: list[tuple[int, FakePost]] = field(default_factory=list)  # awaiting moderation
     sessions: dict[str, int] = field(default_factory=dict)
     last_write: dict[int, float] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -140,6 +145,13 @@ class FakeBoard:
             pmid = len(self.letters) + 1
             self.letters.append(Letter(pmid, sender, to, text, at))
             return pmid
+
+    def approve(self) -> None:
+        """A moderator passes every held reply: each is shown in its thread from now on."""
+        with self._lock:
+            for tid, post in self.held:
+                self.threads[tid].thread.posts.append(post)
+            self.held.clear()
 
     def pms_to(self, uid: int, sender: int | None = None) -> list[Letter]:
         """The messages ``uid`` received (from ``sender``)."""
@@ -339,7 +351,7 @@ class FakeBoard:
                 message = f"抱歉，您两次发表间隔少于 {self.floodctrl} 秒，请稍候再发表"
                 return self._xml(_error(key, message, {"floodctrl": str(self.floodctrl)}))
             thread = held.thread
-            pid = max((p.pid for p in thread.posts), default=0) + 1
+            pid = self._next_pid()
             shown = _bbcode_html(form.get("message", ""))
             posted = FakePost(
                 pid,
@@ -348,7 +360,10 @@ class FakeBoard:
                 self.now(),
                 self.rewrite(shown) if self.rewrite else shown,
             )
-            thread.posts.append(posted)
+            if self.moderate:
+                self.held.append((thread.tid, posted))
+            else:
+                thread.posts.append(posted)
             thread.now = max(thread.now, posted.posted_at)
             self.replies.append((thread.tid, pid, form.get("message", "")))
             self.last_write[viewer.uid] = self.clock()
@@ -360,7 +375,17 @@ class FakeBoard:
             "from": "",
             "sechash": "",
         }
-        return self._accepted(self._xml(_succeed(key, url, REPLY_OK, values)))
+        message = REPLY_OK
+        if self.moderate:  # model_forum_post.php newreply(): the pid is left out
+            url, message = f"forum.php?mod=viewthread&tid={thread.tid}", REPLY_HELD
+            if self.moderate != "pid":
+                del values["pid"]
+        return self._accepted(self._xml(_succeed(key, url, message, values)))
+
+    def _next_pid(self) -> int:
+        """One counter for every post of the board (Discuz's ``forum_post_tableid``)."""
+        shown = (post.pid for held in self.threads.values() for post in held.thread.posts)
+        return max([*shown, *(post.pid for _, post in self.held)], default=0) + 1
 
     def _flooding(self, uid: int) -> bool:
         last = self.last_write.get(uid)
