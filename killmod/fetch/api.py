@@ -28,14 +28,12 @@ from killmod.core.model import Page, Post, ViewRead
 from killmod.fetch.http import Fetched, Fetcher
 from killmod.fetch.identity import Expected
 from killmod.fetch.paged import page_count
-from killmod.fetch.pages import again_on_redirect, parse_fetched, parsed_before, read_at
+from killmod.fetch.pages import again_on_redirect, parse_fetched, read_at
 from killmod.fetch.whole import Thread, assemble, check_whole
-from killmod.fetch.workers import Assignment, page_workers
 from scrapers.base import ThreadViews
 
 API_PPP = 1000  # posts an API request asks for: a whole vote thread in one
 TAIL_PPP = 20  # posts a page when watch asks for the newest: a few KB
-WORKERS_FROM = 4  # answers from which worker processes pay their start (4,000 posts)
 
 
 @dataclass(frozen=True)
@@ -85,7 +83,7 @@ def read_api(
     first_url = views.api_url(API_PPP, 1, version)
     tid = scraper.address(first_url).thread
     _, first, from_cache, _ = read_at(
-        first_url, fetcher, cached=tail, tz=tz, forum=scraper.NAME, profile=None
+        first_url, fetcher, cached=tail, tz=tz, forum=scraper.NAME, profile=None, keep_posts=False
     )
     size = first.per_page or API_PPP
     same = Expected(thread=first.thread_id or tid, title=first.title)
@@ -156,46 +154,28 @@ class _Pages:
         self.fetcher, self.tz, self.forum, self.same, self.url = fetcher, tz, forum, same, url
 
     def read(self, numbers: list[int], *, cached_before: int) -> list[Page]:
+        """Pages ``numbers``, those before ``cached_before`` from the cache where it has
+        them (their bytes: an API answer's posts are not kept, ``parse_fetched``)."""
         urls = {n: self.url(n) for n in numbers}
         numbered = {u: n for n, u in urls.items()}
         cached = {u for n, u in urls.items() if n < cached_before}
-        done: dict[str, Page] = {}
-        for u in cached:
-            found = parsed_before(
-                u,
-                self.fetcher,
-                cached=True,
-                tz=self.tz,
-                forum=self.forum,
-                profile=None,
-                expected=self.expected(numbered[u]),
-            )
-            if found is not None:
-                done[u] = found[1]
-        rest = [u for u in urls.values() if u not in done]
 
         def parse(fetched: Fetched) -> Page:
             expected = self.expected(numbered[fetched.url])
             return parse_fetched(
-                fetched, self.fetcher, tz=self.tz, forum=self.forum, profile=None, expected=expected
+                fetched,
+                self.fetcher,
+                tz=self.tz,
+                forum=self.forum,
+                profile=None,
+                expected=expected,
+                keep_posts=False,
             )[1]
 
-        # Worker processes parse while answers arrive, when the board is not paced.
-        unpaced = len(rest) if not self.fetcher.pacer.waits_for(self.url(1)) else 0
-        assignment = Assignment(self.fetcher.options, self.tz, self.forum)
-        jobs = self.fetcher.options.jobs
-        with page_workers(unpaced, jobs, assignment, worth_from=WORKERS_FROM) as workers:
-            if workers is None:
-                again = again_on_redirect(self.forum)
-                fresh = self.fetcher.fetch_all(
-                    rest, cached=cached, then=parse, again_on_redirect=again
-                )
-            else:
-                wanted = [self.expected(numbered[u]) for u in rest]
-                progress = self.fetcher.options.progress
-                fresh = workers.fetch(rest, cached, wanted, progress=progress)
-        done.update(zip(rest, fresh, strict=True))
-        return [done[urls[n]] for n in numbers]
+        again = again_on_redirect(self.forum)
+        return self.fetcher.fetch_all(
+            list(urls.values()), cached=cached, then=parse, again_on_redirect=again
+        )
 
     def expected(self, n: int) -> Expected:
         return replace(self.same, page=n)

@@ -51,13 +51,9 @@ class Assignment:
 
 
 @contextmanager
-def page_workers(
-    pages: int, jobs: int, assignment: Assignment, *, worth_from: int = PARALLEL_FROM
-) -> Iterator[PageWorkers | None]:
-    """Up to ``jobs`` workers for ``pages`` pages, or None when they are not worth it (fewer
-    than ``worth_from`` pages: a mobile API page of a thousand posts is worth a hundred
-    thread pages)."""
-    if pages < worth_from or jobs < 2 or (os.cpu_count() or 1) < 2 or not _FORK_SAFE:
+def page_workers(pages: int, jobs: int, assignment: Assignment) -> Iterator[PageWorkers | None]:
+    """Up to ``jobs`` workers for ``pages`` pages, or None when they are not worth it."""
+    if pages < PARALLEL_FROM or jobs < 2 or (os.cpu_count() or 1) < 2 or not _FORK_SAFE:
         yield None
         return
     # multiprocessing is imported only here: most reads need no workers.
