@@ -246,6 +246,26 @@ def test_lurkers_read_the_game_thread_from_the_api_alone(serve_site, tmp_path):
     assert pages.stdout == result.stdout
 
 
+def test_lurkers_read_again_ask_the_board_from_the_last_answer_they_know(serve_site, tmp_path):
+    """A 1,500-post game thread: its first answer of 1,000 posts comes from the cache the
+    second time (the judge's own, older by design), the second from the board."""
+    db = new_game(tmp_path)
+    record_deadlines(db, ROUND1_END, ROUND2_END)
+    thread = game_thread(round2_rows({seat: 100 for seat in (1, 2, 3, 4, 5, 7, 8, 9, 10)}))
+    thread.posts += [replace(thread.posts[-1], pid=90_000 + n) for n in range(600)]
+    base = serve_site(whole_board(thread))
+    url = f"{base}/forum.php?mod=viewthread&tid={GAME_TID}"
+    args = ["lurkers", url, "--round", "2", "--db", str(db), "--cache", str(tmp_path / "c")]
+    first = CliRunner().invoke(main, [*args, "--delay", "0"])
+    assert first.exit_code == 0, first.output
+    assert len(thread.posts) > 1000 and len(base.server.requests) == 2
+    thread.posts.append(replace(thread.posts[-1], pid=99_999))
+    base.server.requests.clear()
+    again = CliRunner().invoke(main, [*args, "--delay", "0"])
+    assert again.exit_code == 0, again.output
+    assert base.server.requests == [api_path(GAME_TID, ppp=1000, page=2)]
+
+
 # --- a forum whose pages are cached for guests (页面缓存) ---------------------------------------
 
 

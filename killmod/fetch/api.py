@@ -105,7 +105,7 @@ def read_api(
                 "手机接口的各页不是同一时刻的帖子（读取期间一直有帖子被删除或审核，楼层在变），"
                 f"请稍后再读：{first_url}"
             )
-    _not_older(reader, pages)
+    _not_older(reader, pages, since=known)
     ordered = [pages[n] for n in sorted(pages)]
     thread = assemble(source, ordered, scraper.NAME, url)
     cookies = fetcher.options.cookies is not None
@@ -124,11 +124,13 @@ def _read_all(reader: _Pages, pages: dict[int, Page], *, known: int, start: Page
         pages.update(zip(missing, reader.read(missing, cached_before=known), strict=True))
 
 
-def _not_older(reader: _Pages, pages: dict[int, Page]) -> None:
-    """Every page as new as the newest read: a page showing fewer replies than another was
-    read before posts were added (read again) or is an old copy (a cache): refused."""
+def _not_older(reader: _Pages, pages: dict[int, Page], *, since: int) -> None:
+    """Every page asked of the board as new as the newest read: a page showing fewer
+    replies than another was read before posts were added (read again) or is an old copy
+    (a proxy's cache): refused.  Pages before ``since`` may be the judge's own cache's,
+    older by design (a deletion since shows in ``hidden``)."""
     newest = max((page.replies or 0 for page in pages.values()), default=0)
-    older = [n for n, page in sorted(pages.items()) if (page.replies or 0) < newest]
+    older = [n for n, page in sorted(pages.items()) if n >= since and (page.replies or 0) < newest]
     if not older:
         return
     pages.update(zip(older, reader.read(older, cached_before=0), strict=True))
@@ -205,7 +207,8 @@ def poll(previous: Thread, views: ThreadViews, fetcher: Fetcher, *, tz: ZoneInfo
     kept = {post.pid: post for post in known if post.floor is not None and post.floor < start}
     kept.update(tail)
     posts = tuple(sorted(kept.values(), key=lambda post: post.pid))
-    why = f"手机接口（第 {version} 版）最后 {len(pages)} 页（每页 {size} 帖）：只读新帖"
+    shown = f"第 {pages[0].page_no} 页" + (f"起 {len(pages)} 页" if len(pages) > 1 else "")
+    why = f"手机接口（第 {version} 版）{shown}（每页 {size} 帖）：已知的最后一帖和新帖"
     return replace(previous, posts=posts, views=(ViewRead("api", len(pages), why),))
 
 

@@ -233,7 +233,7 @@ def parse_page(
         )
     except (TallyFailed, BadInput) as error:
         _fail_with_board_message(fetched.url, html, scraper)
-        # A TallyFailed keeps its kind (the API reader's ApiClosed tells the plan to fall back).
+        # A TallyFailed keeps its kind (the API's VersionRefused tells the plan to ask another).
         failure = type(error) if isinstance(error, TallyFailed) else TallyFailed
         raise failure(f"{fetched.url}：{error.message}") from None
     except KillmodError:
