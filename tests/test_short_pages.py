@@ -273,3 +273,23 @@ def test_killmod_counts_a_renumbered_thread_after_a_deletion(serve_site, roster)
         assert done.returncode == 0, done.stderr
         doc = json.loads(done.stdout)
         assert doc["source"]["posts"] == 30 and doc["outcome"]["seat"] == 5
+
+
+@pytest.mark.slow
+def test_killmod_refuses_api_pages_showing_one_post_twice(serve_site, roster):
+    """Two pages agreeing on the thread's counts, yet one post on both: two moments."""
+    thread = renumbered()
+    board = whole_board(thread, threadcaches=True)
+    second = api_path(DEMO_TID, ppp=10, page=2)
+
+    def site(path: str) -> Response:
+        answer = board(path)
+        if path == second:
+            document = json.loads(answer.body)
+            document["Variables"]["postlist"][0]["pid"] = str(thread.posts[9].pid)
+            return replace(answer, body=json.dumps(document).encode())
+        return answer
+
+    base = serve_site(site)
+    done = killmod_tally(base + VIEWTHREAD, roster, "--view", "api")
+    refused(done, "第 1 页和第 2 页都有帖子", "10 楼和 11 楼")

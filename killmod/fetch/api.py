@@ -10,7 +10,10 @@ place but does not show (``Page.hidden``): pages that disagree on it were read o
 sides of a deletion (floors renumbered between them) and are all read again; pages that
 still disagree are refused.  New posts that appear while the pages are read (a page shows
 more pages than page 1 did) are read too; a page showing fewer replies than another is read
-again, and refused as an old copy (a cache's) when it still does.
+again, and refused as an old copy (a cache's) when it still does; and a post shown on two
+pages (two floors) says two moments: refused.  Pids are the posts' identity, not a count:
+a deleted post's pid is simply gone, and a thread merged from another has its posts' pids
+out of order, so pids are not held to run on.
 
 ``poll`` reads, for ``watch``, one small page: the one holding the last post known, at the
 size from ``TAIL_PPP`` to twice that which leaves it the most room for new posts (or the
@@ -106,6 +109,7 @@ def read_api(
                 f"请稍后再读：{first_url}"
             )
     _not_older(reader, pages, since=known)
+    _one_floor_each(pages, reader.url)
     ordered = [pages[n] for n in sorted(pages)]
     thread = assemble(source, ordered, scraper.NAME, url)
     cookies = fetcher.options.cookies is not None
@@ -140,6 +144,21 @@ def _not_older(reader: _Pages, pages: dict[int, Page], *, since: int) -> None:
                 f"手机接口的第 {number} 页是旧的：它显示 {pages[number].replies} 个回复，"
                 f"其他页显示 {newest} 个（可能是缓存里的旧页面），请稍后再读：{reader.url(number)}"
             )
+
+
+def _one_floor_each(pages: dict[int, Page], url: Callable[[int], str]) -> None:
+    """Pages of one moment show each post once: a pid on two floors means two pages were
+    made before and after the floors moved, though they say otherwise."""
+    seen: dict[int, tuple[int, int | None]] = {}
+    for number, page in sorted(pages.items()):
+        for post in page.posts:
+            before = seen.setdefault(post.pid, (number, post.floor))
+            if before != (number, post.floor):
+                raise TallyFailed(
+                    f"手机接口的第 {before[0]} 页和第 {number} 页都有帖子 pid={post.pid}"
+                    f"（{before[1]} 楼和 {post.floor} 楼），不是同一时刻的页面，"
+                    f"请稍后再读：{url(number)}"
+                )
 
 
 class _Pages:
