@@ -11,7 +11,6 @@ from what the scrapers report.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import threading
 from collections.abc import Callable, Iterable
@@ -139,7 +138,10 @@ def no_views(url: str) -> None:
 
 
 def sha256_fingerprint(body: bytes) -> str:
-    """What a page holds: the SHA-256 of its bytes."""
+    """What a page holds: the SHA-256 of its bytes (hashlib loads OpenSSL: only for a page
+    kept in the cache)."""
+    import hashlib
+
     return hashlib.sha256(body).hexdigest()
 
 
