@@ -19,6 +19,7 @@ USE_CASES = {
     "alias": "killmod.usecases.alias:record_alias",
     "audit": "killmod.usecases.audit:audit",
     "deal": "killmod.usecases.deal:deal",
+    "evidence": "killmod.usecases.evidence:evidence",
     "history": "killmod.usecases.history:chronicle",
     "leave": "killmod.usecases.lurkers:record_leave",
     "lottery": "killmod.usecases.lottery:make_lottery",
@@ -31,6 +32,7 @@ USE_CASES = {
     "sub": "killmod.usecases.sub:substitute",
     "suicide": "killmod.usecases.day:record_suicide",
     "undo": "killmod.usecases.undo:undo",
+    "verify": "killmod.usecases.verify:verify",
     "watch": "killmod.usecases.watch:watch",
 }
 

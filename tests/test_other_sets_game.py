@@ -92,13 +92,13 @@ def test_x_night_kill_and_the_police_gesture_in_private(x_game):
     assert not any(word in public for word in ROLE_WORDS) and "仅发给" not in public
     private = private_text(x_game, "night1-private.txt")
     assert "1号 玩家1：杀手（裁判手势：竖起右手拇指）" in private.split("仅发给警察")[1]
-    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--replace")
+    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--replace", "--yes")
     assert doc == {"schema": "killmod.night/1", "round": 1, "out": [5], "shown": {}}
     assert "3号 玩家3：警察" in private_text(x_game, "night1-private-2.txt")  # recorded again
 
 
 def test_x_the_whole_night_document_takes_print_secrets(x_game):
-    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--print-secrets")
+    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--print-secrets", "--yes")
     assert doc == {
         "schema": "killmod.night/1",
         "round": 1,
@@ -164,10 +164,10 @@ def test_x_the_first_victim_may_not_be_killed_first_again_next_game(x_game, tmp_
     game = Game.open(x_game)
     assert game.previous_games()[0]["first_victim"] == "玩家5"
     assert game.events() == [] and len(alive(x_game)) == 8
-    refused(night(x_game, 1, "--kill", 2), "不允许连续两局第一轮杀同一个人")
-    ok(night(x_game, 1, "--kill", 5, "--check", 3))
+    refused(night(x_game, 1, "--kill", 2, "--yes"), "不允许连续两局第一轮杀同一个人")
+    ok(night(x_game, 1, "--kill", 5, "--check", 3, "--yes"))  # 3 is a police
     assert "3号 玩家3：警察" in private_text(x_game, "game2-night1-private.txt")
-    ok(night(x_game, 2, "--kill", 2))  # only the first round is ruled out
+    ok(night(x_game, 2, "--kill", 2, "--skip-day", "--yes"))  # only round 1 is ruled out
     all_deaths = [
         row["seat"] for row in game.db.query("select seat from events where kind = 'death'")
     ]
@@ -278,7 +278,7 @@ def test_2_0_suicide_in_his_defence_ends_the_day(r20_game, serve_site):
     assert "天黑了，请大家闭眼。" in output
     (suicide,) = events(r20_game, "suicide")
     assert suicide.data["defending"] is True and suicide.data["next"] is None
-    assert "第 2 轮夜晚：killmod night --round 2" in ok(run("status", "--db", r20_game))
+    assert "第 2 夜：killmod night --round 2" in ok(run("status", "--db", r20_game))
     refused(tally(r20_game, url, "--record", "--round", 1), "--replace")
 
 
@@ -523,7 +523,7 @@ def test_guardian_double_kill_a_tie_of_guardian_and_guarded_kills_both(tmp_path,
     assert doc["day"]["posts"][0] == "7号与8号平票：守护人和被守护人产生双杀票数，二者同死。"
     assert "7号被票出局，身份：守护神。请留遗言。" in doc["day"]["posts"]
     assert not {7, 8} & set(alive(db))
-    assert "第 3 轮夜晚" in ok(run("status", "--db", db))
+    assert "第 3 夜" in ok(run("status", "--db", db))
 
 
 def test_a_tie_without_the_guard_pair_is_pointed_again(tmp_path, serve_site):

@@ -32,6 +32,8 @@ from tests.support.webpage import (
 BALLOTS = {seat: "投5号" for seat in range(1, 9)} | {9: "投7号", 10: "弃权", 11: "我觉得5号可疑"}
 OPENED = datetime(2024, 3, 1, 19, 0, tzinfo=SHANGHAI)
 DEADLINE = "2024-03-01 22:00"
+# The first night: 16 killed (confirmed as a kill of a killer too: the deal is random).
+NIGHT_1 = {"night": "1", "kill": "16", "at": "2024-03-01 18:30", "self_aimed": "yes"}
 
 
 def run(*args: object):
@@ -147,10 +149,7 @@ def test_a_game_made_from_the_form_and_dealt(day):
 def test_the_count_before_and_after_the_deadline_is_what_tally_prints(day, monkeypatch):
     page, db, base, _, _ = day
     assert page.post("/deal").status_code == 200
-    assert (
-        page.post("/night", {"night": "1", "kill": "16", "at": "2024-03-01 18:30"}).status_code
-        == 200
-    )
+    assert page.post("/night", NIGHT_1).status_code == 200
     url = f"{base}/forum.php?mod=viewthread&tid={TID}"
     before = datetime(2024, 3, 1, 21, 0, tzinfo=SHANGHAI)
     for module in (day_page, tally_command):
@@ -177,10 +176,7 @@ def test_the_count_before_and_after_the_deadline_is_what_tally_prints(day, monke
 def test_a_ruling_record_post_and_undo(day, monkeypatch):
     page, db, base, board, tmp_path = day
     assert page.post("/deal").status_code == 200
-    assert (
-        page.post("/night", {"night": "1", "kill": "16", "at": "2024-03-01 18:30"}).status_code
-        == 200
-    )
+    assert page.post("/night", NIGHT_1).status_code == 200
     url = f"{base}/forum.php?mod=viewthread&tid={TID}"
     monkeypatch.setattr(day_page, "now", lambda: datetime(2024, 3, 2, 9, 0, tzinfo=SHANGHAI))
     vote = {"thread": url, "deadline": DEADLINE, "round": "1"}
@@ -243,3 +239,21 @@ def test_a_refusal_is_shown_with_nothing_recorded(day):
     assert 'class="error"' in html and "什么也没有记录" in html
     assert not list((db.parent / "killmod-private").glob("night*"))
     assert "第 1 轮夜晚" in page.get("/").get_data(as_text=True)  # still the next step
+
+
+def test_a_night_aimed_at_its_own_actor_is_confirmed_on_the_form(day):
+    from killmod.game.store import Game
+
+    page, db, _, _, _ = day
+    assert page.post("/deal").status_code == 200
+    roster = Game.open(db).roster()
+    inspector = next(p.seat for p in roster.players if p.role == "检查官")
+    good = next(p.seat for p in roster.players if p.role == "水民")
+    night = {"night": "1", "kill": str(good), "veto": str(inspector), "at": "2024-03-01 08:00"}
+    asked = page.post("/night", night)
+    assert asked.status_code == 422
+    html = asked.get_data(as_text=True)
+    assert f"--veto {inspector}：否决权的目标是行使它的玩家本人" in html
+    assert 'name="self_aimed"' in html and not Game.open(db).events("night")
+    assert page.post("/night", night | {"self_aimed": "yes"}).status_code == 200
+    assert [e.round for e in Game.open(db).events("night")] == [1]

@@ -53,16 +53,19 @@ def open_handout(
 ) -> Callable[[Opening], Handout]:
     """``open``'s hand-out: the vote thread's first post (handed to ``capture``, for
     ``--post``) and the note of what was recorded."""
+    from zoneinfo import ZoneInfo
+
     from killmod.announce.render import render_public
     from killmod.announce.views import open_view
-    from killmod.core.times import format_iso
+    from killmod.core.times import format_local
     from killmod.game.delivery import Handout
     from killmod.rules import rule_set
 
     def hand_out(opening: Opening) -> Handout:
         view = open_view(opening, rule_set(opening.roster.rules))
         public = render_public(f"open.{fmt}.j2", templates, view)
-        recorded = f"已记录：第 {opening.round} 轮投票截止 {format_iso(opening.deadline)}"
+        shown = format_local(opening.deadline, ZoneInfo(opening.roster.timezone))
+        recorded = f"已记录：第 {opening.round} 轮投票截止 {shown}"
         if opening.thread:
             recorded += "，投票帖已记下"
         return Handout(public=capture(public) if capture else public, notes=[recorded + "。"])

@@ -8,7 +8,7 @@ input naming it.  What a template receives is a view built for its audience by
 ``killmod.announce.views``: a public template (the posts, the status) gets a ``PublicView`` —
 seats, names, alive or out, the identities the rule set announces, never a living
 player's role or a hidden night effect — and a private one (notices, lots, the night
-for the judge) a ``PrivateView``.  The JSON document is ``killmod.announce.tallydoc``'s (no Jinja2
+for the judge) a ``PrivateView``.  The JSON document is ``killmod.game.tallyjson``'s (no Jinja2
 for it).
 """
 
@@ -79,6 +79,8 @@ def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
     env.filters["columns"] = columns
     env.filters["cell"] = cell
     env.filters["hm"] = lambda moment: moment.strftime("%m-%d %H:%M:%S") if moment else "—"
+    # ``tojson`` shows Chinese as Chinese (``killmod verify`` prints parts of a bundle).
+    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": True}
     return env
 
 

@@ -26,14 +26,19 @@ def tally_handout(
     capture: Callable[[str], str] | None = None,
 ) -> Handout:
     """What a recorded tally hands the judge: the announcement (the game-over post when the
-    game ended; handed to ``capture``, as ``--post`` keeps it), and the notes for the judge once the
-    step is committed."""
+    game ended; handed to ``capture``, as ``--post`` keeps it), the notice of a substitute
+    its warnings bring, and the notes for the judge once the step is committed; and the
+    announcement alone (``bbcode``/``text``), which the vote's evidence keeps as printed."""
+    from killmod.announce.notices import hand_substitutes_their_notices
     from killmod.game.delivery import Handout
 
-    public, notes = tally_outputs(result, game, fmt, templates, print_secrets=print_secrets)
+    public, notes, announcement = _posts(result, game, fmt, templates, print_secrets=print_secrets)
     if capture is not None:
         public = capture(public)
-    return Handout(public=public, notes=[notes] if notes else [])
+    handout = Handout(public=public, notes=[notes] if notes else [], announcement=announcement)
+    if game is not None and result.recorded is not None:  # the substitutes' notices
+        hand_substitutes_their_notices(game, result.warnings, handout, templates)
+    return handout
 
 
 def render_provisional(counted: Provisional, fmt: str, templates: Path | None) -> str:
@@ -63,14 +68,27 @@ def tally_outputs(
     ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
     judge (stderr): times to the minute, slips of the pen, loose readings, names nobody
     has, posts a hidden effect left uncounted."""
+    public, notes, _ = _posts(result, game, fmt, templates, print_secrets=print_secrets)
+    return public, notes
+
+
+def _posts(
+    result: TallyResult,
+    game: Game | None,
+    fmt: str,
+    templates: Path | None,
+    *,
+    print_secrets: bool,
+) -> tuple[str, str, str | None]:
+    """``tally_outputs``, and the announcement alone (None for the JSON and the audit)."""
     from killmod.rules import rule_set
 
     rules = rule_set(result.rules)
     winner = result.recorded.winner if result.recorded else None
+    announcement = None
     # Each output imports what it needs only: no Jinja2 for the JSON document.
     if fmt == "json":
-        from killmod.announce.tallydoc import public_tally_json
-        from killmod.game.tallyjson import tally_json
+        from killmod.game.tallyjson import public_tally_json, tally_json
 
         document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
         if winner:  # stdout stays one JSON document: the game's end is a key of it
@@ -80,12 +98,14 @@ def tally_outputs(
         from killmod.announce.render import render_game_over, render_tally
 
         public = render_tally(result, fmt, rules, templates)
+        announcement = public if fmt in ("bbcode", "text") else None
         if winner:
             public += render_game_over(winner, game.roster(), templates)
     if print_secrets and fmt != "json":
         secrets = tally_secrets(result, templates)
         public += "\n" + secrets if secrets.strip() else ""
-    return public, tally_notes(result, templates, game_file=game is not None)
+    notes = tally_notes(result, templates, game_file=game is not None)
+    return public, notes, announcement
 
 
 def tally_notes(result: TallyResult, templates: Path | None, *, game_file: bool = True) -> str:

@@ -35,7 +35,7 @@ from killmod.core.model import (
 )
 from killmod.core.redact import redact, redact_url
 from killmod.core.times import local_text
-from killmod.game.tallyjson import revealed_camps
+from killmod.game.tallyjson import HIDDEN_FLAGS, HIDDEN_VERDICTS, revealed_camps
 
 if TYPE_CHECKING:
     from killmod.rules.base import Check, NightNotice
@@ -53,13 +53,8 @@ if TYPE_CHECKING:
     from killmod.usecases.status import Status
     from killmod.usecases.sub import Substitution
     from killmod.usecases.undo import Undone
+    from killmod.usecases.verify import Verification
     from killmod.usecases.watch import Update
-
-# A silenced (V4.0 癫狂) player's ballot, shown publicly: not counted, no reason given.
-NOT_COUNTED = "not_counted"
-# The verdicts and flags that name a hidden night effect (V4.0 【沉默】).
-HIDDEN_VERDICTS = {"frenzy": NOT_COUNTED}
-HIDDEN_FLAGS = frozenset({"frenzy"})
 
 
 @dataclass(frozen=True)
@@ -346,6 +341,12 @@ def reveal_view(drawn: Reveal, roster: Roster) -> PublicView:
 def verify_view(text: str, computed: str, published: str, same: bool) -> PublicView:
     """``lottery verify``: the recomputed commitment next to the published one."""
     return PublicView({"text": text, "computed": computed, "published": published, "same": same})
+
+
+def evidence_check_view(check: Verification) -> PublicView:
+    """``killmod verify``: each vote of a bundle counted again, its differences, the lottery.
+    Everything in it comes from the bundle, which holds no secret."""
+    return PublicView({"check": check})
 
 
 def gameover_view(winner: GameOver, roster: Roster) -> PublicView:
@@ -840,7 +841,7 @@ def notice_view(
 def prod_view(report: LurkerReport, seat: int, rules: ModuleType) -> PrivateView:
     """The message to one lurker (站内短信): his posts in the round, the minimum, the
     rule text's words on what his answer decides (1.2 二.2.2)."""
-    count = next(count for count in report.counts if count.seat == seat)
+    count = next(c for c in report.counts if c.seat == seat and c.warnable)
     return PrivateView(
         {
             "count": count,

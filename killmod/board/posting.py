@@ -13,7 +13,9 @@ private template's fixed words (a notice, the lots, the judge's night, what
    held for moderation → the thread's newest posts are looked at first, and a post of the
    judge with this text there is taken as the one sent;
 3. the judge is shown where it goes, and confirms (``--yes``, or typing yes);
-4. the pid of the thread's newest post is noted and ``sending`` recorded, the reply form is
+4. a file to attach (a vote's evidence bundle) is uploaded, where the board's uploader
+   takes it (``killmod.board.attaching``; else refused before anything is posted);
+5. the pid of the thread's newest post is noted and ``sending`` recorded, the reply form is
    posted, and the board's answer recorded: the new pid; held for moderation (待审核, the
    board's words: nobody sees it yet, and it is never posted again); or, refused, why in
    Chinese.  Flood control (两次发表间隔少于 N 秒) is waited out once, N seconds as the board
@@ -32,6 +34,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import scrapers.discuz_x as discuz_x
+from killmod.board.attaching import Attachment, upload_file, uploader_for
 from killmod.board.once import Attempt, flood_seconds, is_flood, submit_once
 from killmod.board.secrecy import refuse_private
 from killmod.board.session import Board, BoardOptions, BoardRefused, Session
@@ -42,6 +45,7 @@ from killmod.game import outbox
 from killmod.game.guards import refuse_other_rules
 from killmod.game.store import Game
 from scrapers import discuz_x_posting as dzx
+from scrapers.discuz_x_upload import attachment_fields
 
 _FID_VAR = re.compile(r"fid = parseInt\('(\d+)'\)")
 _TAG = re.compile(r"\[/?[A-Za-z*]+(?:=[^\[\]\n]*)?\]")
@@ -51,11 +55,13 @@ _SPACE = re.compile(r"\s+")
 @dataclass(frozen=True)
 class Announcement:
     """A public post to reply with: its text, what it is (for the record and the
-    messages) and the recorded step it belongs to."""
+    messages), the recorded step it belongs to and a file to attach (``attachment``:
+    uploaded just before the reply, ``killmod.board.attaching``)."""
 
     text: str
     what: str
     step: int | None = None
+    attachment: Attachment | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,7 @@ class Preview:
     title: str | None
     judge: Session
     characters: int
+    attachment: Attachment | None = None
 
 
 @dataclass(frozen=True)
@@ -137,12 +144,23 @@ def post_announcement(
             if earlier.state == "held":
                 said = earlier.data.get("said", "")
                 return Posted(thread.tid, earlier.data.get("pid"), already=True, held=said)
+        attachment = announcement.attachment
+        uploader = uploader_for(thread.read.html, attachment, url) if attachment else None
         preview = Preview(
-            redact_url(url), thread.tid, thread.page.title, session, len(announcement.text)
+            redact_url(url),
+            thread.tid,
+            thread.page.title,
+            session,
+            len(announcement.text),
+            attachment,
         )
         if not confirm(preview):
             return Posted(thread.tid, None)
         outbox.wait_turn(game, options.interval, options.sleep, clock())
+        extra = {}
+        if attachment is not None:
+            aid = upload_file(board, uploader, attachment, thread.url)
+            extra = attachment_fields(aid, attachment.description)
         after = thread.newest_pid()
         outbox.begin(
             game,
@@ -160,7 +178,7 @@ def post_announcement(
             now=clock(),
         )
         sent = _Sending(key, title, after, clock)
-        return _reply(game, board, thread, session, announcement.text, sent)
+        return _reply(game, board, thread, session, announcement.text, sent, extra)
 
 
 def _key(game: Game, tid: int, text: str, again: bool) -> str:
@@ -277,12 +295,19 @@ class _Sending:
 
 
 def _reply(
-    game: Game, board: Board, thread: _Thread, session: Session, text: str, sent: _Sending
+    game: Game,
+    board: Board,
+    thread: _Thread,
+    session: Session,
+    text: str,
+    sent: _Sending,
+    extra: dict[str, str],
 ) -> Posted:
     """Post the reply form once (``killmod.board.once``), the outcome recorded under its key:
-    done with the new pid, or held for moderation (待审核) in the board's words."""
+    done with the new pid, or held for moderation (待审核) in the board's words; ``extra``
+    fields name an uploaded attachment."""
     url = thread.form.url(board.root)
-    fields = thread.form.fields(session.formhash, text)
+    fields = {**thread.form.fields(session.formhash, text), **extra}
     held: list[str] = []
 
     def hold(answer: dzx.Answer) -> None:

@@ -41,6 +41,8 @@ COMMANDS = {
     "sub": "killmod.commands.sub:sub",
     "status": "killmod.commands.status:status",
     "history": "killmod.commands.history:history",
+    "evidence": "killmod.commands.evidence:evidence",
+    "verify": "killmod.commands.verify:verify",
     "thread": "killmod.commands.thread:thread",
     "undo": "killmod.commands.undo:undo",
     "notices": "killmod.commands.notices:notices",

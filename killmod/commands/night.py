@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from killmod.game.store import Game
     from killmod.rules.base import NightChoice
     from killmod.usecases.inbox import InboxNight
+    from killmod.usecases.night import RecordedNight
 
 FORMATS = ("bbcode", "text", "json")
 
@@ -84,6 +85,12 @@ FORMATS = ("bbcode", "text", "json")
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的夜晚（旧记录保留）"
 )
 @click.option(
+    "--skip-day",
+    "skip_day",
+    is_flag=True,
+    help="上一轮白天的投票没有记录时，决定跳过这个白天（和这一夜一起记录，可以 undo）",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(FORMATS),
@@ -132,6 +139,7 @@ def night(
     guards: tuple[str, ...],
     at_text: str | None,
     replace_record: bool,
+    skip_day: bool,
     fmt: str,
     from_pm: bool,
     until_text: str | None,
@@ -148,6 +156,7 @@ def night(
     和本夜的结算过程写进私密文件夹。--from-pm 从法官的站内短信读取行动，核对确认后才记录。"""
 
     from killmod.core.errors import BadInput
+    from killmod.game.guards import expect_night, refuse_if_over
     from killmod.game.store import Game
     from killmod.rules import rule_set_of
     from killmod.rules.base import NightChoice
@@ -173,7 +182,11 @@ def night(
         guard=parse_guards(guards),
     )
     with Game.open(db_path) as game:
-        check_night_choice(rule_set_of(game.roster()), choice, round_no, at_text)
+        rules = rule_set_of(game.roster())
+        check_night_choice(rules, choice, round_no, at_text)
+        if not replace_record:  # both again inside the step
+            refuse_if_over(game)
+        expect_night(game, rules, round_no, skip_day=skip_day)
         if from_pm:
             given = {k: v for k, v in choice.as_json().items() if k != "extra_kills"}
             if vetoes:
@@ -196,7 +209,18 @@ def night(
             choice = replace(
                 from_letters, extra_kills=choice.extra_kills, veto=choice.veto or from_letters.veto
             )
-        _night(game, round_no, choice, at_text, replace_record, fmt, outputs, templates, speaker)
+        _night(
+            game,
+            round_no,
+            choice,
+            at_text=at_text,
+            replace_record=replace_record,
+            skip_day=skip_day,
+            fmt=fmt,
+            outputs=outputs,
+            templates=templates,
+            speaker=speaker,
+        )
         post_after(game, speaker, post_url, templates)
 
 
@@ -225,6 +249,7 @@ def _from_inbox(
     from killmod.board.inbox import read_night
     from killmod.commands.speak import board_of
     from killmod.core.errors import BadInput
+    from killmod.core.times import format_local
     from killmod.usecases.inbox import OPTION_NAMES, night_start
 
     if not until_text:
@@ -256,7 +281,7 @@ def _from_inbox(
     now = datetime.now(tz)
     if until > now and not early:
         raise BadInput(
-            f"截止时间 {until:%Y-%m-%d %H:%M} 还没到：之后还可能有玩家发来行动，截止后再记录"
+            f"截止时间 {format_local(until, tz)} 还没到：之后还可能有玩家发来行动，截止后再记录"
             "（确实要提前记录加 --early）。什么也没有记录。"
         )
     question = f"核对 {where} 后，记录第 {night_no} 夜？"
@@ -291,8 +316,10 @@ def _night(
     game: Game,
     night_no: int,
     choice: NightChoice,
+    *,
     at_text: str | None,
     replace_record: bool,
+    skip_day: bool,
     fmt: str,
     outputs: Outputs,
     templates: Path | None,
@@ -302,7 +329,27 @@ def _night(
     notices and the night's resolution in a private file — both written before the night
     is committed; the penalties applied are a note for the judge."""
     from killmod.announce.handouts import night_handout
-    from killmod.usecases.night import record_night
+    from killmod.commands.speak import interactive
+    from killmod.usecases.night import SelfAimed, record_night
 
     hand_out = night_handout(game, night_no, fmt, outputs, templates, capture=speaker.capture)
-    record_night(game, night_no, choice, at_text=at_text, replace=replace_record, deliver=hand_out)
+
+    def record(confirmed: bool) -> RecordedNight:
+        return record_night(
+            game,
+            night_no,
+            choice,
+            at_text=at_text,
+            replace=replace_record,
+            skip_day=skip_day,
+            self_aimed_confirmed=confirmed,
+            deliver=hand_out,
+        )
+
+    try:
+        record(False)
+    except SelfAimed as refused:  # nothing recorded: shown, confirmed, recorded again
+        if not (speaker.yes or interactive()):
+            raise
+        if speaker.confirm(refused.shown, "仍然记录这一夜？", "没有记录"):
+            record(True)

@@ -31,12 +31,15 @@ from killmod.commands.speak import Speaker, post_after, post_option, speaker
 from killmod.commands.speak import board_options as speaking_options
 
 if TYPE_CHECKING:
+    from killmod.board.attaching import Attachment
     from killmod.core.model import TallyResult
     from killmod.fetch.http import FetchOptions
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
 
 FORMATS = ("bbcode", "text", "json", "audit")
+# Where the announcement says the evidence bundle is when --post attaches it.
+ATTACHED = "本帖附件"
 
 
 def now() -> datetime:
@@ -88,6 +91,11 @@ def now() -> datetime:
     help="危险：把保密的结算细节（哪些帖因夜晚效果不计票，出自谁）也打印到屏幕上",
 )
 @post_option
+@click.option(
+    "--evidence-url",
+    metavar="网址",
+    help="记录时：计票证据包公布在哪里（写进公告）；默认 --post 时附在公告帖里，否则写向法官索取",
+)
 @templates_option
 @board_options
 @speaking_options(cookies=False)
@@ -111,6 +119,7 @@ def tally(
     rulings: Path | None,
     print_secrets: bool,
     post_url: str | None,
+    evidence_url: str | None,
     templates: Path | None,
     forum: str | None,
     profile_path: Path | None,
@@ -164,16 +173,47 @@ def tally(
         "fetching": fetching,
         "speaker": speaker,
     }
+    if evidence_url and not record:
+        raise BadInput("--evidence-url 写进记录的公告里：要和 --record 一起用。")
+    # A recorded vote's evidence bundle goes with the announcement it posts, unless the
+    # judge publishes it elsewhere (the announcement says where).
+    attach = bool(post_url and record and not evidence_url)
     with opened as game:
+        if attach:  # the announcement will say 本帖附件: the board must take the bundle
+            from killmod.board.attaching import check_attachable
+            from killmod.usecases.evidence import bundle_name
+
+            name = bundle_name(round_no or 1)
+            check_attachable(game, post_url, speaker.options("--post 发帖"), name)
         if as_of is not None or (not record and not early and fmt in ("bbcode", "text")):
             _so_far(game, source, as_of=as_of, **shared)
+            result = None
         else:
-            _tally(
-                game, source, record=record, replace_record=replace_record, early=early, **shared
+            evidence_at = evidence_url or (ATTACHED if attach else None)
+            result = _tally(
+                game,
+                source,
+                record=record,
+                replace_record=replace_record,
+                early=early,
+                evidence_at=evidence_at,
+                **shared,
             )
         if post_url:
             what = None if record else "目前的票数"
-            post_after(game, speaker, post_url, templates, what=what, recorded=record)
+            bundle = evidence_attachment(game, result.round) if attach and result else None
+            post_after(
+                game, speaker, post_url, templates, what=what, recorded=record, attachment=bundle
+            )
+
+
+def evidence_attachment(game: Game, round_no: int) -> Attachment:
+    """The round's evidence bundle, to attach to the announcement of its vote."""
+    from killmod.board.attaching import Attachment
+    from killmod.usecases.evidence import evidence
+
+    made = evidence(game, round_no)
+    return Attachment(made.name, made.data, f"第 {round_no} 轮计票证据包（killmod verify 核对）")
 
 
 def _tally(
@@ -185,7 +225,7 @@ def _tally(
     templates: Path | None,
     speaker: Speaker,
     **options,
-) -> None:
+) -> TallyResult:
     """Count (and record) the vote; a recorded vote's post is printed before the record
     is committed, the notes for the judge once it is."""
     from killmod.usecases.tally import tally as run_tally
@@ -202,6 +242,7 @@ def _tally(
         post(speaker.capture(public))
         if notes:
             note(notes)
+    return result
 
 
 def recount(

@@ -108,7 +108,8 @@ class Roster:
 
     ``variants`` are the 2.0 花样玩法 in play; ``code`` is the V4.0 version code (None:
     the reference code of the table row for the player count).  ``judge_uids`` gives the
-    forum uid of the judges whose roster entry names one.
+    forum uid of the judges whose roster entry names one, ``substitute_uids`` that of the
+    substitutes (waiting or not) whose entry names one.
     """
 
     players: tuple[Player, ...]
@@ -120,6 +121,7 @@ class Roster:
     warnings: dict[int, int] = field(default_factory=dict)
     code: str | None = None
     judge_uids: dict[str, int] = field(default_factory=dict)
+    substitute_uids: dict[str, int] = field(default_factory=dict)
 
     def seat(self, seat: int) -> Player | None:
         """The player in ``seat``, or None when there is no such seat."""
@@ -292,13 +294,20 @@ class GameOver:
 
 @dataclass(frozen=True)
 class Recorded:
-    """What recording a tally in the game file wrote; ``winner`` is the game's end if it came."""
+    """What recording a tally in the game file wrote; ``winner`` is the game's end if it came.
+
+    ``evidence`` is the SHA-256 of the vote's evidence (the count document of its bundle,
+    ``killmod.usecases.evidence``), ``evidence_at`` where the judge publishes the bundle
+    (None: players ask him for it).
+    """
 
     tally_id: int
     snapshot: str
     winner: GameOver | None = None
     replaced: int | None = None
     early: bool = False
+    evidence: str | None = None
+    evidence_at: str | None = None
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,8 @@ KIND_NAMES = {
     "judge": "法官的论坛 uid",
     "alias": "别名",
 }
+# The private files a step wrote (``Game._keep_private_files``): no change to the game.
+PRIVATE_FILES = "private_files"
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
 # What was posted on the board or sent by 站内短信 (``killmod.game.outbox``): a log of the
@@ -124,6 +126,10 @@ class Delivery(Protocol):
     def retract(self) -> None: ...
 
     def announce(self) -> None: ...
+
+    def files(self) -> list[Path]:
+        """The private files it writes (kept with the step: undoing it moves them aside)."""
+        ...
 
 
 class Step:
@@ -299,6 +305,7 @@ class Game:
         written: list[Delivery] = []
         try:
             yield step
+            self._keep_private_files(step)
             self._finish(step, when_over=when_over, based_on=based_on)
             for delivery in step.deliveries:
                 delivery.write()
@@ -317,6 +324,13 @@ class Game:
         self._step = None
         for delivery in step.deliveries:
             delivery.announce()
+
+    def _keep_private_files(self, step: Step) -> None:
+        """Name in the step the private files it writes (``killmod.game.private_files``:
+        undoing the step moves them aside)."""
+        files = [os.path.abspath(path) for delivery in step.deliveries for path in delivery.files()]
+        if files:
+            self.record(step.round, PRIVATE_FILES, None, {"files": files})
 
     def head(self) -> int:
         """The last step recorded in the file (any game, undo included): a version number."""
@@ -398,10 +412,11 @@ class Game:
             update steps set void = ? where void = 0 and id != ? and id > ?
               and (exists (select 1 from events where step_id = steps.id and void = ?)
                    or exists (select 1 from tallies where step_id = steps.id and void = ?))
-              and not exists (select 1 from events where step_id = steps.id and void = 0)
+              and not exists (select 1 from events where step_id = steps.id and void = 0
+                              and kind != ?)
               and not exists (select 1 from tallies where step_id = steps.id and void = 0)
             """,
-            [current, current, self._since[2], current, current],
+            [current, current, self._since[2], current, current, PRIVATE_FILES],
         )
 
     def _require_step(self) -> Step:
@@ -497,6 +512,7 @@ class Game:
             "timezone": roster.timezone,
             "judges": list(roster.judges),
             "judge_uids": roster.judge_uids,
+            "substitute_uids": roster.substitute_uids,
             "variants": list(roster.variants),
             "code": roster.code,
         }
@@ -691,6 +707,7 @@ class Game:
             judges=tuple(judges),
             judge_uids=judge_uids,
             substitutes=tuple(queue),
+            substitute_uids=dict(self.setting("substitute_uids") or {}),
             variants=tuple(self.setting("variants") or ()),
             warnings=warnings,
             code=self.setting("code"),
@@ -786,6 +803,52 @@ class Game:
         # ``alter``: the ``hidden`` column is added to a file the first time a post has some.
         self.db["posts"].insert_all((post_row(tally_id, post) for post in posts), alter=True)
         return tally_id
+
+    def save_evidence(
+        self,
+        tally_id: int,
+        *,
+        sha256: str,
+        count: str,
+        announcement: str | None,
+        published: str | None,
+    ) -> None:
+        """Keep a recorded tally's evidence (inside its step): the exact text of its count
+        document, its SHA-256, the announcement as printed and where the bundle is published.
+
+        One row per tally in ``evidence``, made in a file of an earlier killmod by the first
+        tally that has some; the tally's row says whether it stands.
+        """
+        self._require_step()
+        with self._log_unchanged():
+            self.db["evidence"].create(
+                {
+                    "tally_id": int,
+                    "sha256": str,
+                    "count": str,
+                    "announcement": str,
+                    "published": str,
+                },
+                pk="tally_id",
+                foreign_keys=[("tally_id", "tallies", "id")],
+                if_not_exists=True,
+            )
+            self.db["evidence"].insert(
+                {
+                    "tally_id": tally_id,
+                    "sha256": sha256,
+                    "count": count,
+                    "announcement": announcement,
+                    "published": published,
+                }
+            )
+
+    def evidence(self, tally_id: int) -> dict[str, Any] | None:
+        """The evidence kept with tally ``tally_id`` (None: recorded without any)."""
+        if "evidence" not in self.db.table_names():
+            return None
+        rows = list(self.db.query("select * from evidence where tally_id = ?", [tally_id]))
+        return rows[0] if rows else None
 
     def void_tally(self, tally_id: int) -> None:
         """Void a standing tally (inside a transaction), marked by the voiding step."""

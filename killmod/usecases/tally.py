@@ -66,6 +66,7 @@ def tally(
     phase: str | None = None,
     now: datetime | None = None,
     deliver: Callable[[TallyResult], Delivery] | None = None,
+    evidence_at: str | None = None,
 ) -> TallyResult:
     """Read the vote thread at ``source`` and tally it under the rules.
 
@@ -90,7 +91,9 @@ def tally(
     Recording is refused before the deadline (``now``, default the clock) unless
     ``early``, and for a thread that cannot be this vote's (README, “The game file”);
     ``deliver`` renders what the judge receives from the recorded result, written
-    before the step is committed.
+    before the step is committed.  A recorded vote keeps its evidence (its count document,
+    ``killmod.usecases.evidence``), whose SHA-256 the announcement prints with where the
+    judge publishes the bundle (``evidence_at``: an address, 本帖附件…; None: ask him).
     """
     if roster is None:  # the SQLite library is imported only for a game file
         from killmod.game.store import Game
@@ -116,6 +119,7 @@ def tally(
             phase=phase,
             now=now,
             deliver=deliver,
+            evidence_at=evidence_at,
         )
 
 
@@ -137,6 +141,7 @@ def _tally(
     phase: str | None,
     now: datetime | None,
     deliver: Callable[[TallyResult], Delivery] | None,
+    evidence_at: str | None,
 ) -> TallyResult:
     thread, roster, plan, head, deadline, round_no = _read_vote(
         source,
@@ -163,10 +168,19 @@ def _tally(
     _check_thread(thread, result, recording=record)
     _show_pins(result, recording=record, game=game is not None)
     if record:
+        from killmod.usecases.evidence import count_document
         from killmod.usecases.record import record_tally
 
+        document = count_document(thread, result, options=options, plan=plan, read_at=now)
         recorded = record_tally(
-            game, thread, result, replace=replace_record, based_on=head, deliver=deliver
+            game,
+            thread,
+            result,
+            replace=replace_record,
+            based_on=head,
+            deliver=deliver,
+            evidence=document,
+            published=evidence_at,
         )
         result = replace(result, recorded=recorded)
     return result
@@ -278,6 +292,8 @@ def _read_vote(
     if record and game is None:
         raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
     source = vote_thread_or_remembered(game, source, round_no)
+    if game is not None:
+        _check_part(game, source, round_no, recording=record)
     deadline = deadline_or_opened(game, deadline, round_no)
     if game is None:
         plan = roster_plan(roster, phase)
@@ -384,6 +400,17 @@ def check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
     if not replacing:
         refuse_if_over(game)
     expect_day(game, round_no, replacing=replacing)
+
+
+def _check_part(game: Game, source: str, round_no: int | None, *, recording: bool) -> None:
+    """Before the thread is read: a thread the game file knows in another part (the game
+    thread, another round's vote thread) is refused for a recording, warned for a count."""
+    from killmod.game.threads import part_of, refuse_other_part
+
+    if recording:
+        refuse_other_part(game, source, round_no)
+    elif (part := part_of(game, source, round_no)) is not None:
+        logger.warning(f"这个帖子是游戏文件记下的{part}，不是第 {round_no} 轮的投票帖。")
 
 
 def _check_thread(thread: Thread, result: TallyResult, *, recording: bool) -> None:

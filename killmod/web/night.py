@@ -9,7 +9,7 @@ from killmod.announce.outputs import Outputs
 from killmod.announce.views import public_roster
 from killmod.core.errors import KillmodError
 from killmod.usecases.gamefile import last_step
-from killmod.usecases.night import record_night
+from killmod.usecases.night import SelfAimed, record_night
 from killmod.usecases.nightform import SEVERAL, night_choice, night_form
 from killmod.usecases.status import game_status
 from killmod.web.board import remember_post
@@ -59,9 +59,12 @@ def record():
                 night_no,
                 choice,
                 at_text=request.form.get("at", "").strip() or None,
+                self_aimed_confirmed=request.form.get("self_aimed") == "yes",
                 deliver=deliver,
             )
             step = last_step(opened)
+    except SelfAimed as refused:  # the judge confirms it on the form, and records again
+        return _form(error=refused.shown, self_aimed=True), 422
     except KillmodError as error:
         return _form(error=error.message), 422
     with game() as opened:

@@ -27,16 +27,28 @@ image); ``moderate`` holds replies for moderation as X3.4 does (``post_reply_mod
 is shown a page (the one the page carries is stale by the time the form comes); ``clock``
 is the board's monotonic clock for flood control (a test may advance it); ``now`` its
 wall clock for the times it shows.
+
+Attachments as X3.4 takes them (``scrapers.discuz_x_upload``): the quick-reply box of a
+member who may reply carries the uploader (``new SWFUpload({upload_url: "…misc.php?
+mod=swfupload…&fid=F", post_params: {"uid", "hash"}, file_size_limit, file_types})``)
+unless ``attach_types`` is None; ``misc.php?mod=swfupload&operation=upload`` takes a
+``Filedata`` file with the member's ``uid`` and ``hash`` and answers
+``DISCUZUPLOAD|status|aid|0|limit`` (1: an extension not in ``attach_types``, 3: over
+``attach_kb``); a reply's ``attachnew[AID][description]`` puts the member's own upload
+under the new post (``attached``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.parser import BytesParser
+from email.policy import HTTP
 from http.cookiejar import MozillaCookieJar
 from pathlib import Path
 from urllib.parse import parse_qs, parse_qsl, urlsplit
@@ -69,6 +81,7 @@ NOT_LOGGED_IN = "抱歉，您尚未登录，没有权限在该版块回帖"
 NO_PERMISSION = "抱歉，您没有权限在该版块回帖"
 PM_FLOOD = "两次发送短消息太快，请稍候再发送"
 PER_PAGE = 10
+ATTACH_TYPES = "chm,pdf,zip,rar,tar,gz,bzip2,gif,jpg,jpeg,png"  # X3.4's default
 
 
 @dataclass
@@ -115,11 +128,16 @@ class FakeBoard:
     expire_formhash: bool = False
     refuse_next: str | None = None
     rewrite: Callable[[str], str] | None = None
+    attach_types: str | None = ATTACH_TYPES
+    attach_kb: int = 1000
     moderate: str = ""  # "": replies shown at once; "x34": held, no pid; "pid": held, pid given
     members: dict[int, Member] = field(default_factory=dict)
     threads: dict[int, BoardThread] = field(default_factory=dict)
     letters: list[Letter] = field(default_factory=list)
     replies: list[tuple[int, int, str]] = field(default_factory=list)  # (tid, pid, message)
+    # aid: (uid, name, data)
+    uploads: dict[int, tuple[int, str, bytes]] = field(default_factory=dict)
+    attached: dict[int, list[int]] = field(default_factory=dict)  # pid: aids
     held: list[tuple[int, FakePost]] = field(default_factory=list)  # awaiting moderation
     sessions: dict[str, int] = field(default_factory=dict)
     last_write: dict[int, float] = field(default_factory=dict)
@@ -178,6 +196,8 @@ class FakeBoard:
             return self._thread(query, viewer)
         if parts.path == "/forum.php" and query.get("mod") == "post" and method == "POST":
             return self._reply(query, form, viewer)
+        if parts.path == "/misc.php" and query.get("mod") == "swfupload" and method == "POST":
+            return self._upload(query, headers, body)
         if parts.path == "/home.php" and query.get("mod") == "spacecp" and query.get("ac") == "pm":
             if query.get("op") == "showmsg":
                 return self._dialog(query, viewer)
@@ -200,6 +220,8 @@ class FakeBoard:
         return None
 
     def _form(self, body: bytes) -> dict[str, str]:
+        if body.startswith(b"--"):  # multipart: an upload, read by _upload
+            return {}
         codec = "gbk" if self.charset == "gbk" else "utf-8"
         return dict(parse_qsl(body.decode("ascii"), keep_blank_values=True, encoding=codec))
 
@@ -312,6 +334,7 @@ class FakeBoard:
                 '<textarea rows="6" cols="80" name="message" id="fastpostmessage" class="pt">'
                 f'</textarea>\n<input type="hidden" name="formhash" value="{viewer.formhash}" />\n'
                 f'<input type="hidden" name="posttime" id="posttime" value="{int(time.time())}" />'
+                + self._uploader(viewer, held)
                 if may
                 else '<div class="pt hm">您现在无权发帖。</div>'
             )
@@ -366,6 +389,11 @@ class FakeBoard:
                 thread.posts.append(posted)
             thread.now = max(thread.now, posted.posted_at)
             self.replies.append((thread.tid, pid, form.get("message", "")))
+            for key in form:  # updateattach: only the member's own uploads
+                found = re.fullmatch(r"attachnew\[(\d+)\]\[description\]", key)
+                aid = int(found.group(1)) if found else 0
+                if aid in self.uploads and self.uploads[aid][0] == viewer.uid:
+                    self.attached.setdefault(pid, []).append(aid)
             self.last_write[viewer.uid] = self.clock()
         url = f"forum.php?mod=viewthread&tid={thread.tid}&pid={pid}&page=1&extra=#pid{pid}"
         values = {
@@ -386,6 +414,57 @@ class FakeBoard:
         """One counter for every post of the board (Discuz's ``forum_post_tableid``)."""
         shown = (post.pid for held in self.threads.values() for post in held.thread.posts)
         return max([*shown, *(post.pid for _, post in self.held)], default=0) + 1
+
+    # --- attachments --------------------------------------------------------------------
+
+    def _uploader(self, viewer: Member, held: BoardThread) -> str:
+        """viewthread_fastpost.htm's uploader, for a member who may attach files here."""
+        if self.attach_types is None:
+            return ""
+        types = ";".join(f"*.{ext}" for ext in self.attach_types.split(","))
+        return (
+            '\n<script type="text/javascript">\nvar upload = new SWFUpload({\n'
+            f'upload_url: "http://127.0.0.1/misc.php?mod=swfupload&action=swfupload&operation=upload&fid={held.fid}",\n'
+            f'post_params: {{"uid" : "{viewer.uid}", "hash":"{_upload_hash(viewer.uid)}"}},\n'
+            f'file_size_limit : "{self.attach_kb}",\nfile_types : "{types}",\n'
+            'file_types_description : "All Support Formats",\nfile_upload_limit : 0,\n'
+            "debug: false\n});\n</script>"
+        )
+
+    def _upload(self, query: dict[str, str], headers: dict[str, str], body: bytes) -> Response:
+        """misc_swfupload.php and forum_upload.php: the file, or the status refusing it."""
+        kind = next((v for k, v in headers.items() if k.lower() == "content-type"), "")
+        message = BytesParser(policy=HTTP).parsebytes(
+            f"Content-Type: {kind}\r\n\r\n".encode("latin-1") + body
+        )
+        fields, files = {}, {}
+        for part in message.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            if part.get_filename() is not None:
+                files[name] = (part.get_filename(), part.get_payload(decode=True))
+            else:
+                fields[name] = part.get_payload(decode=True).decode("utf-8")
+        uid = int(fields.get("uid", "0") or 0)
+        if fields.get("hash") != _upload_hash(uid) or uid not in self.members:
+            return Response(200, {"Content-Type": "text/html"}, b"")  # exit(): nothing said
+        name, data = files.get("Filedata", ("", b""))
+        extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+        if self.attach_types is None or extension not in self.attach_types.split(","):
+            return self._upload_answer(1, 0)
+        if len(data) > self.attach_kb * 1024:
+            return self._upload_answer(3, 0, self.attach_kb * 1024)
+        with self._lock:
+            aid = len(self.uploads) + 1
+            self.uploads[aid] = (uid, name, data)
+        return self._upload_answer(0, aid)
+
+    def _upload_answer(self, status: int, aid: int, limit: int = 0) -> Response:
+        text = f"DISCUZUPLOAD|{status}|{aid}|0|{limit}"
+        return Response(200, {"Content-Type": "text/html"}, text.encode("ascii"))
+
+    def attachments_of(self, pid: int) -> list[tuple[str, bytes]]:
+        """The files listed under the post ``pid``: (name, bytes)."""
+        return [self.uploads[aid][1:] for aid in self.attached.get(pid, [])]
 
     def _flooding(self, uid: int) -> bool:
         last = self.last_write.get(uid)
@@ -539,6 +618,11 @@ class FakeBoard:
         exact = f"{local.year}-{local.month}-{local.day} {local:%H:%M}"
         text = _relative_text(local.replace(microsecond=0), self.now().astimezone(SHANGHAI))
         return exact if text is None else f'<span title="{exact}">{text}</span>'
+
+
+def _upload_hash(uid: int) -> str:
+    """md5(substr(md5(authkey), 8).uid), as the board computes it, for its authkey."""
+    return hashlib.md5(f"fakeboard-authkey{uid}".encode()).hexdigest()
 
 
 def _member_bar(viewer: Member) -> str:
