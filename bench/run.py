@@ -37,6 +37,10 @@ that each sees the machine alike; start rows ``START_RUNS`` times):
 - memory: the peak of the whole process tree (the command and its worker processes), as
   the sum of every process's PSS (``/proc/PID/smaps_rollup``), for the unpaced rows;
 - watch: one poll of a 2,000-post thread read from the API (in-process: requests, bytes);
+- read only: ``read_thread`` of the 30,000-post vote thread timed inside its own process
+  (``bench/read_only.py``; the cache on, as a command has it) beside the least work of
+  reading the same answers timed the same way: the fetch layer's cost without a command's
+  start, count or announcement;
 - parse only: posts per second of each scraper (the best of 7 passes, as ``timeit``).
 
 Every command runs with its bytecode compiled (as after ``pip install``) and its caches in
@@ -461,6 +465,46 @@ def watch_poll() -> dict:
     }
 
 
+def read_only(repeat: int) -> list[dict]:
+    """The reading of a 30,000-post thread alone, timed inside its own process
+    (``bench/read_only.py``), beside the least work of reading the same answers timed the
+    same way: what the fetch layer costs without a command's start, count or announcement.
+    In turns, the median of ``repeat`` runs."""
+    thread = big_thread(3000)
+    runs: dict[str, list[float]] = {"killmod": [], "floor": []}
+    script = [sys.executable, "-m", "bench.read_only"]
+    with serve(prerendered(thread)) as base, tempfile.TemporaryDirectory() as tmp:
+        env = environment(Path(tmp), {})
+        urls = api_urls(base, thread)
+        commands = {
+            "killmod": lambda r: [*script, "killmod", thread_url(base, thread), f"{tmp}/{r}"],
+            "floor": lambda r: [*script, "floor", *urls],
+        }
+        for r in range(-1, repeat):
+            for name, command in commands.items():
+                done = subprocess.run(
+                    command(r), capture_output=True, text=True, env=env, cwd=ROOT, check=True
+                )
+                if r >= 0:
+                    runs[name].append(float(done.stderr.strip().splitlines()[-1]))
+    titles = {
+        "killmod": "inside the process: read_thread, 30,000-post thread, the API",
+        "floor": "inside the process: floor, the same 30 API answers (json.loads)",
+    }
+    return [
+        {
+            "row": titles[name],
+            "group": "read",
+            "posts": len(thread.posts),
+            "requests": len(urls),
+            "seconds": statistics.median(seconds),
+            "range": [min(seconds), max(seconds)],
+            "n": len(seconds),
+        }
+        for name, seconds in runs.items()
+    ]
+
+
 def parse_rates(rows: list[dict]) -> None:
     """Posts per second of each scraper over 1,000 posts of saved pages (the best of
     ``PARSE_PASSES`` passes, as ``timeit`` reports: a slower pass measures whatever else
@@ -541,6 +585,12 @@ def targets(rows: list[dict]) -> list[str]:
             f"{measured['seconds'] / floor['seconds']:.2f}× the least work's "
             f"{floor['seconds']:.2f} s (≤ 2×)"
         )
+    read = row("inside the process: read_thread, 30,000-post thread, the API")
+    least = row("inside the process: floor, the same 30 API answers (json.loads)")
+    lines.append(
+        f"30,000-post thread, the reading alone: {read['seconds']:.2f} s = "
+        f"{read['seconds'] / least['seconds']:.2f}× the least work's {least['seconds']:.2f} s"
+    )
     poll = row("watch: one poll of a 2,000-post thread read from the API")
     lines.append(f"watch: one poll = {poll['requests']} request, {poll['kib']:.1f} KiB")
     for name, limit in (
@@ -612,6 +662,7 @@ def main() -> None:
         loads.append(os.getloadavg()[0])
         done = [row.summary() for row in [*bench.start, *bench.rows]]
         done.append(watch_poll())
+        done += read_only(max(args.repeat, 1))
     parse_rates(done)
     machine = (
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
