@@ -10,13 +10,14 @@ boards alike (``"Charset"`` names the board's)::
 Which version answers is the request's ``version`` (``source/plugin/mobile/mobile.php``
 line 36: none named is 1); killmod asks for version 1 (``api/1/viewthread.php``), whose
 messages go through the board's ordinary ``discuzcode``: the plugin's hook
-(``mobile.class.php`` lines 342–360) runs its own ``mobile_discuzcode`` — which removes the
-edit notice first — for version 4 only.  So a version-1 message is the thread page's HTML:
-an edited post starts with the board's ``<i class="pstatus"> 本帖最后由 X 于 Y 编辑 </i>``
-(read and removed, as on the thread pages), a quote is ``<div class="quote"><blockquote>``
+(``mobile.class.php`` lines 342–364; version 4 at 355–357) runs its own
+``mobile_discuzcode`` — which removes the edit notice first — for version 4 only.  So a
+version-1 message is the thread page's HTML: an edited post starts with the board's
+``<i class="pstatus"> 本帖最后由 X 于 Y 编辑 </i>`` (read and removed, as on the thread
+pages), a quote is ``<div class="quote"><blockquote>``
 (removed from the text, kept in ``quotes``), text the board renders invisible (white on
 white…) is taken out as on the thread pages (``scrapers.hidden``) — but not text sized 0:
-the hook deletes ``[size]`` tags for versions 1–3 (lines 354–360), so it arrives at the
+the hook deletes ``[size]`` tags for versions 1–3 (lines 358–363), so it arrives at the
 normal size; version 4 quotes in ``<div class="reply_wrap">`` and shows no edit notice (its
 pages say ``edits_shown=False``).
 
@@ -38,9 +39,10 @@ holding the first post's ``number`` at the answer's ``ppp``, and the page count 
 ``replies`` (line 478).
 
 The board's refusals: ``{"error":"mobile_is_closed"}`` (the API switched off,
-``mobile.class.php`` line 298) and an answer that is no JSON (the plugin disabled: the
-board's basic mobile page) are ``ApiClosed``; ``{"error":"module_not_exists"}`` (a plugin
-without this version's viewthread, ``mobile.php`` lines 54–70) is ``VersionRefused``; a
+``mobile.class.php`` line 298, in its ``common()`` hook) and an answer that is no JSON (the
+plugin disabled: the board's basic mobile page) are ``ApiClosed``;
+``{"error":"module_not_exists"}`` (a plugin without this version's viewthread, ``mobile.php``
+lines 54–70) is ``VersionRefused``; a
 ``Message`` (``thread_nonexistence``, ``viewperm_login_nopermission//1``, …) is the board's
 answer in its words.
 """
@@ -325,8 +327,9 @@ def message_parts(
 
     One thing the API cannot show: the plugin's ``discuzcode`` hook deletes every
     ``[size=…]`` and ``[/size]`` for versions 1 to 3 before the board renders the message
-    (``source/plugin/mobile/mobile.class.php`` lines 354–360), so text sized 0 on the thread
-    pages arrives here at the normal size, indistinguishable from the rest."""
+    (``source/plugin/mobile/mobile.class.php`` lines 358–363, run by ``discuzcode()``
+    before it reads any tag: ``source/function/function_discuzcode.php`` lines 106–110),
+    so text sized 0 on the thread pages arrives here at the normal size, like the rest."""
     if "<" not in message and _TIDY.fullmatch(message):  # "投5号": as it is
         return message, (), None, False, ()
     if _PLAIN.fullmatch(message):
