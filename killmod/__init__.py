@@ -28,6 +28,7 @@ USE_CASES = {
     "notices": "killmod.usecases.deal:current_notices",
     "open": "killmod.usecases.open:open_vote",
     "out": "killmod.usecases.out:record_out",
+    "penalty": "killmod.usecases.penalty:record_penalty",
     "status": "killmod.usecases.status:game_status",
     "sub": "killmod.usecases.sub:substitute",
     "suicide": "killmod.usecases.day:record_suicide",

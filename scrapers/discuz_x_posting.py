@@ -20,10 +20,14 @@ The answers to both are HTTP 200 ``text/xml`` wrapping ``<root><![CDATA[…]]></
 - a wrong ``formhash`` gets the "Discuz! System Error" HTML page instead.
 
 The inbox (``home.php?mod=space&do=pm&filter=privatepm``) lists one ``dl#pmlist_PLID``
-per conversation; a conversation (``…&subop=view&touid=U``) one ``dl#pmlist_PMID`` per
-message, the judge's own marked ``您``.  Times there are shown to the minute (a relative
-text carries the minute in its ``title``), and messages sent in the same second are not
-listed in ``pmid`` order: the ``pmid`` is the order they were sent in.
+per conversation (X3.4 keeps no outbox: a message sent is in the conversation with its
+recipient); a conversation (``…&subop=view&touid=U``) one ``dl#pmlist_PMID`` per
+message, the judge's own marked ``您``, ten a page, its last page (the newest) when no
+``page`` is asked for.  Times there are shown to the minute (a relative text carries the
+minute in its ``title``), and messages are listed by the board's time, those of one
+second not in ``pmid`` order.  The ``pmid`` is the order they were sent in: UCenter gives
+every message of the board the next number of one counter (``pm_indexes``' insert id,
+``uc_client/model/pm.php``, ``sendpm()`` and ``replypm()``).
 
 This module knows the board and nothing of games: URLs, fields and parsers.
 """
@@ -219,6 +223,8 @@ _SUCCEED = re.compile(
 )
 _ERROR = re.compile(r"errorhandle_\w*\(\s*'((?:[^'\\]|\\.)*)'\s*,\s*\{([^}]*)\}")
 _VALUE = re.compile(r"'(\w+)'\s*:\s*'((?:[^'\\]|\\.)*)'")
+# A script of the answer sending the browser on (``showmessage``'s ``extrajs``).
+_LOCATION = re.compile(r"location\.href\s*=\s*'((?:[^'\\]|\\.)*)'")
 
 AnswerKind = Literal["ok", "held", "error", "system_error", "message", "unknown"]
 # The board's word for moderation (审核, 審核 on a traditional-Chinese board), in its answer
@@ -235,12 +241,14 @@ class Answer:
     board's words (``values`` may hold ``floodctrl``, the seconds between two posts);
     ``system_error``: the "Discuz! System Error" page (a wrong formhash); ``message``: a
     showmessage page; ``unknown``: anything else (``message`` holds its first words).
+    ``location``: where a refusal's script sends the browser on (the login's captcha form).
     """
 
     kind: AnswerKind
     message: str
     values: dict[str, str]
     url: str | None = None
+    location: str | None = None
 
 
 def answer(text: str) -> Answer:
@@ -256,7 +264,9 @@ def answer(text: str) -> Answer:
     failed = _ERROR.search(inner)
     if failed:
         message, values = failed.groups()
-        return Answer("error", _js(message).strip(), _values(values))
+        sent = _LOCATION.search(inner)
+        where = _js(sent.group(1)) if sent else None
+        return Answer("error", _js(message).strip(), _values(values), location=where)
     said = board_message("", text)
     if said is not None and "System Error" in said:
         return Answer("system_error", said, {})
@@ -370,9 +380,15 @@ def inbox(html: str, tz: ZoneInfo) -> PmPage:
 
 
 def conversation(html: str, tz: ZoneInfo) -> PmPage:
-    """One page of a conversation: its messages as listed (sort them by ``pmid``)."""
+    """One page of a conversation: its messages as listed (sort them by ``pmid``).
+
+    A conversation with no message yet is the count line (“共有 0 条与…的交谈记录”,
+    ``span#membernum``) and “当前没有相应的短消息” (``div.emp``) where the list would be:
+    no message (``template/default/home/space_pm.htm``, the ``subop=view`` branches)."""
     root = _pm_document(html)
     box = root.xpath('//div[@id="pm_ul"]')
+    if not box and root.xpath('//span[@id="membernum"]') and root.xpath('//div[@class="emp"]'):
+        return PmPage(1, 1)
     if not box:
         raise ScrapeError("不是论坛的聊天记录页面（没有 pm_ul）")
     found = []
