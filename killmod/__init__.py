@@ -11,6 +11,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+__version__ = "0.1.0"
+
 # The command's name → the use case that does its work ("module:function").
 USE_CASES = {
     "tally": "killmod.usecases.tally:tally",

@@ -492,7 +492,8 @@ def edits_needed(
 ) -> Callable[[tuple[Post, ...]], list[int]]:
     """Which posts' edits the tally needs, from the posts as read (their edits not yet
     known): the ballots it would count or supersede — a post it rejects for another reason
-    is rejected, edited or not (``killmod.fetch.plan`` reads the edit notices of these only)."""
+    is rejected, edited or not (where a view shows no edit notices, ``killmod.fetch.editcheck``
+    reads those of these posts only)."""
 
     def needed(posts: tuple[Post, ...]) -> list[int]:
         thread = Thread("", None, 1, posts, "")
