@@ -23,7 +23,7 @@ from tests.support.webday import (
     read_at_one_moment,
     run,
 )
-from tests.support.webpage import SUBSTITUTE, let_in, text_box
+from tests.support.webpage import SUBSTITUTE, let_in, roster_form, text_box
 
 # A V4.0 game of 16 (version 64C65), dealt.
 V4_ROLES = (
@@ -297,3 +297,23 @@ def test_a_recorded_vote_is_recorded_again_once_the_judge_has_seen_what_changes(
     assert day.page.post("/undo").status_code == 200  # the old record stands again
     with Game.open(day.db) as opened:
         assert len(opened.tallies()) == 1
+
+
+def test_before_the_deal_a_substitutes_notice_cannot_be_sent_and_nothing_is_recorded(
+    tmp_path: Path,
+):
+    db = tmp_path / "killmod.db"
+    page = let_in(db)
+    assert page.post("/new", roster_form(page.csrf)).status_code == 303  # not dealt
+    form = {"seat": "3", "name": SUBSTITUTE, "uid": "6000", "send": "yes"}
+    refused = page.post("/sub", form | {"board": "http://127.0.0.1:1/"})
+    assert refused.status_code == 422
+    assert "本局还没有发身份" in error_beside(refused.get_data(as_text=True), "send")
+    cookies = tmp_path / "cookies.txt"
+    cookies.write_text(
+        "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tauth\tx\n", encoding="utf-8"
+    )
+    printed = run("sub", 3, SUBSTITUTE, "--uid", 6000, "--send", "--board", "http://127.0.0.1:1/",
+                  "--cookies", cookies, "--db", db)  # fmt: skip
+    assert printed.exit_code == 2 and "本局还没有发身份" in printed.output
+    assert SUBSTITUTE not in run("status", "--db", db).stdout.split("替补剩")[0]

@@ -64,7 +64,7 @@ def sub(
 
     with Game.open(db_path) as game:
         if send:
-            refuse_unsendable(game.roster(), name, uid)
+            refuse_unsendable(game, name, uid)
         board = board_of(game, board_url) if send else None
         hand_out = sub_handout(game, seat, name, fmt, outputs, templates, capture=speaker.capture)
         substitute(game, seat, name, uid=uid, at_text=at_text, deliver=hand_out)

@@ -52,9 +52,17 @@ def substitute_uid(roster: Roster, name: str, uid: int | None) -> int | None:
     return uid
 
 
-def refuse_unsendable(roster: Roster, name: str, uid: int | None) -> None:
-    """Before a substitution whose notice goes out by 站内短信 (``sub --send``): the
-    substitute's uid must be known (``--uid``, or the roster's), as messages go by uid only."""
+def refuse_unsendable(game: Game, name: str, uid: int | None) -> None:
+    """Before a substitution whose notice goes out by 站内短信 (``sub --send``): the roles
+    must be dealt (the notice is the seat's role), and the substitute's uid known
+    (``--uid``, or the roster's), as messages go by uid only."""
+    roster = game.roster()
+    if any(player.role is None for player in roster.players):
+        raise BadInput(
+            "本局还没有发身份，替补还没有站内短信可发：不用 --send 记录替补，"
+            "发身份（killmod deal）时他会收到这个座位的短信。什么也没有记录。",
+            option="--send",
+        )
     if substitute_uid(roster, name, uid) is None:
         raise BadInput(
             "--send 要给替补的论坛 uid（--uid，或名单的 substitutes 里写 uid）："

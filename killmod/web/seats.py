@@ -160,7 +160,7 @@ def sub_record():
 def _ready_to_send(opened, name: str, uid: int | None, board: str) -> None:
     """What sending the substitute's notice needs, checked before the step is recorded: his
     uid, the board, the judge signed in to it."""
-    refuse_unsendable(game_status(opened).roster, name, uid)
+    refuse_unsendable(opened, name, uid)
     if not board:
         raise BadInput("请给出论坛网址（如游戏帖的网址），站内短信在那里发。", option="--board")
     with about("--send"):
