@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from killmod.core.errors import BadInput, KillmodError
+from killmod.core.errors import BadInput
 from killmod.core.model import TallyResult
 from killmod.core.times import local_text
 from killmod.fetch.http import FetchOptions
@@ -133,16 +133,14 @@ def replacement(
             evidence_at=evidence_at,
         )
     except _Seen as seen:
-        result, handout = seen.result, seen.handout
-    else:  # the step always hands out: it cannot be recorded unseen
-        raise KillmodError("重新记录没有产生公告：什么也没有记录。")
-    return Replacement(
-        round_no,
-        handout,
-        standing,
-        _differences(game, round_no, result),
-        {p.seat: p.name for p in result.roster.players},
-    )
+        return Replacement(
+            round_no,
+            seen.handout,
+            standing,
+            _differences(game, round_no, seen.result),
+            {p.seat: p.name for p in seen.result.roster.players},
+        )
+    raise RuntimeError("a recorded tally hands out before its commit (record_tally)")
 
 
 def _differences(game: Game, round_no: int, result: TallyResult) -> tuple[Difference, ...] | None:
