@@ -34,13 +34,13 @@ import html as html_entities
 import json
 import math
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
-from zoneinfo import ZoneInfo
 
 from lxml import etree
 
 from killmod.core.model import Page, Post
+from killmod.core.times import BoardClock
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
@@ -53,14 +53,16 @@ from scrapers.base import (
     tidy_text,
 )
 from scrapers.board_messages import board_message as board_message
-from scrapers.discuz_x import board_root, edit_time
+from scrapers.discuz_x import board_root, edit_time, thread_url
 from scrapers.discuz_x import views as views
+from scrapers.discuz_x_mobile_zone import shown_zone
 
 NAME = "discuz_x_mobile"
 # X3.4 answers the first request after a moderator's deletion with a 302 to a thread page
 # under api/mobile/ (no page of the API): the request is made again instead.
 AGAIN_ON_REDIRECT = True
 seconds_view = no_seconds_view  # every time it shows is to the second
+zone_url = thread_url  # its edit notices' times: the thread page's footer declares their zone
 
 API = "api/mobile/index.php"
 _BANNED = ("作者被禁止或删除", "该帖被管理员或版主屏蔽")
@@ -132,14 +134,18 @@ def thread_api_url(root: str, tid: str, *, ppp: int, page: int = 1) -> str:
     return urljoin(root, f"{API}?{query}")
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
-    """Read one API answer into posts; the board's refusals are errors in Chinese."""
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
+    """Read one API answer into posts; the board's refusals are errors in Chinese.
+
+    Post times are unix seconds; only an edit notice is on the board's clock, read in the
+    zone the answer shows (``scrapers.discuz_x_mobile_zone``), else in ``tz``."""
     variables = _variables(html)
     thread = variables.get("thread")
     postlist = variables.get("postlist")
     if not isinstance(thread, dict) or not isinstance(postlist, list):
         raise ScrapeError("手机接口的回答里没有帖子列表（回答不完整或被改动过）")
-    posts = tuple(post for raw in postlist if (post := _read_post(raw, tz)) is not None)
+    zone = shown_zone(thread, postlist)
+    posts = tuple(post for raw in postlist if (post := _read_post(raw, zone or tz)) is not None)
     if not posts:
         raise ScrapeError("手机接口的回答里没有帖子（回答不完整，或帖子不存在）")
     ppp = _number(variables.get("ppp"), "ppp")
@@ -154,6 +160,8 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
         page_count=max(1, math.ceil((replies + 1) / ppp)),
         title=tidy_text(html_entities.unescape(subject)) if isinstance(subject, str) else None,
         thread_id=str(thread.get("tid")) if thread.get("tid") is not None else None,
+        zone=zone,
+        local_times="pstatus" in html,  # an edit notice: the only time on the board's clock
     )
 
 
@@ -208,7 +216,7 @@ def board_words(message: dict) -> str:
     return text
 
 
-def _read_post(raw: object, tz: ZoneInfo) -> Post | None:
+def _read_post(raw: object, tz: tzinfo) -> Post | None:
     if not isinstance(raw, dict):
         raise ScrapeError("手机接口的帖子列表里有一项不是帖子（回答被改动过）")
     pid = raw.get("pid")
@@ -251,7 +259,7 @@ def _is_banned(cell) -> bool:
     return text.startswith("提示:") and any(reason in text for reason in _BANNED)
 
 
-def _body(cell, tz: ZoneInfo, posted_at: datetime) -> tuple[str, tuple[str, ...], datetime | None]:
+def _body(cell, tz: tzinfo, posted_at: datetime) -> tuple[str, tuple[str, ...], datetime | None]:
     for noise in _NOISE(cell):
         drop(noise)
     edited_at = edit_time(cell, tz, posted_at)

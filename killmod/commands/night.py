@@ -231,6 +231,7 @@ def _from_inbox(
     from killmod.board.inbox import read_night
     from killmod.commands.speak import board_of
     from killmod.core.errors import BadInput
+    from killmod.core.times import format_local
     from killmod.usecases.inbox import OPTION_NAMES, night_start
 
     if not until_text:
@@ -262,7 +263,7 @@ def _from_inbox(
     now = datetime.now(tz)
     if until > now and not early:
         raise BadInput(
-            f"截止时间 {until:%Y-%m-%d %H:%M} 还没到：之后还可能有玩家发来行动，截止后再记录"
+            f"截止时间 {format_local(until, tz)} 还没到：之后还可能有玩家发来行动，截止后再记录"
             "（确实要提前记录加 --early）。什么也没有记录。"
         )
     question = f"核对 {where} 后，记录第 {night_no} 夜？"

@@ -7,7 +7,7 @@ layer (scrapers, votes, rules, store, announce) speaks in these types.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import Any, Literal
 
 Precision = Literal["second", "minute", "hour", "day"]
@@ -50,7 +50,14 @@ class Page:
     """One fetched page of a thread, parsed: its posts and what it says about itself —
     its page number, how many pages its page bar shows, the thread's title and the
     thread's id on the board (None where the page does not show them), and whether the
-    view shows only the first part of a longer thread (the printable view's 100 posts)."""
+    view shows only the first part of a longer thread (the printable view's 100 posts).
+
+    ``zone`` is the zone the page declares its times are shown in (Discuz's footer:
+    ``GMT+8``), None where it declares none; ``local_times`` whether it shows any time on
+    the board's wall clock at all (an API answer's unix seconds are not: it needs no zone);
+    ``clock`` the board's clock when it rendered the page, where the page shows it (the
+    footer's, to the minute).
+    """
 
     posts: tuple[Post, ...]
     page_no: int
@@ -58,6 +65,9 @@ class Page:
     title: str | None = None
     thread_id: str | None = None
     partial: bool = False  # the view stops at its limit: the thread may go on past it
+    zone: tzinfo | None = None
+    local_times: bool = True
+    clock: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 
 from killmod.core.errors import BadInput, TallyFailed
 from killmod.core.model import Page, Post, ViewRead
+from killmod.fetch.clocks import check_zones
 from killmod.fetch.http import Fetched, Fetcher, FetchOptions
 from killmod.fetch.identity import Expected, check_saved, expected_after
 from killmod.fetch.pages import (
@@ -250,6 +251,7 @@ def _read_files(
                 for file in rest
             ]
     check_saved(files, [first, *pages])
+    check_zones([first, *pages], [f"保存的页面 {file} " for file in files])
     thread = _assemble(source, [first, *pages], scraper)
     return replace(thread, views=(ViewRead("saved", len(files), "按保存的页面本身读取，不联网"),))
 
@@ -264,6 +266,7 @@ def _assemble(source: str, pages: list[Page], scraper: Scraper) -> Thread:
             f"这一页只显示帖子的前 {len(partial.posts)} 帖（打印版只显示前 100 帖），"
             f"这个帖子可能更长：请改用普通帖子页的网址：{source}"
         )
+    check_zones(pages, [f"第 {page.page_no} 页" for page in pages])
     by_pid: dict[int, Post] = {}
     for page in pages:
         for post in page.posts:
