@@ -37,6 +37,10 @@ NO_TESTS_COLLECTED = 5
 RUFF_CHECK = ("ruff check", "改好上面列出的问题（ruff check --fix . 能改好一部分）")
 RUFF_FORMAT = ("ruff format --check", "运行 ruff format . 按统一格式改写")
 LAYERS = ("lint-imports", "有引入违反了层次（见上面列出的引入和 docs/architecture.md）")
+# The judge's page is tested in a real browser: Debian's Chromium and its driver (and a
+# Chinese font for the guide's screenshots), installed with apt where killmod runs as root.
+BROWSER_PROGRAMS = ("chromium", "chromedriver")
+BROWSER_PACKAGES = ("chromium", "chromium-driver", "fonts-wqy-microhei")
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,28 @@ def test_run_code(check_failures: list[str], pytest_code: int) -> int:
     return code
 
 
+# Double-clickable starters of the judge's page (killmod serve), written beside run.py by
+# the set-up: the game file and its private folder are made in the folder they run in.
+STARTERS = {
+    "killmod-page.cmd": (
+        '@echo off\r\nchcp 65001 >nul\r\ncd /d "%~dp0"\r\n'
+        '".venv\\Scripts\\killmod.exe" serve\r\npause\r\n'
+    ),
+    "killmod-page.command": '#!/bin/sh\ncd "$(dirname "$0")"\nexec ./.venv/bin/killmod serve\n',
+}
+
+
+def write_starters(root: Path = ROOT) -> list[Path]:
+    """The starters for Windows (``.cmd``) and macOS (``.command``), executable."""
+    written = []
+    for name, text in STARTERS.items():
+        path = root / name
+        path.write_bytes(text.encode("utf-8"))
+        path.chmod(0o755)
+        written.append(path)
+    return written
+
+
 def install(paths: VenvPaths) -> None:
     """Make the venv and install killmod (editable, with its test tools) into it."""
     print("正在建立 .venv 并安装 killmod（第一次需要联网，约一两分钟）……", file=sys.stderr)
@@ -116,7 +142,39 @@ def install(paths: VenvPaths) -> None:
     subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
     subprocess.run([*pip, "-e", ".[test]"], check=True, cwd=ROOT)
     Path(paths.marker).touch()
-    print("安装完成。", file=sys.stderr)
+    write_starters()
+    print(
+        "安装完成。双击 killmod-page（Windows：.cmd；macOS：.command）打开法官的网页。",
+        file=sys.stderr,
+    )
+
+
+def browser_install_command(
+    found: dict[str, str | None], platform: str, root: bool, apt: str | None
+) -> list[list[str]]:
+    """The apt commands that install the browser the page's tests drive: none when it is
+    there, or where apt cannot be run (another system, not root: the tests say what to
+    install)."""
+    if all(found.get(program) for program in BROWSER_PROGRAMS):
+        return []
+    if not platform.startswith("linux") or not root or apt is None:
+        return []
+    quiet = ["-qq", "-o", "Dpkg::Use-Pty=0"]
+    return [[apt, "update", *quiet], [apt, "install", "-y", *quiet, *BROWSER_PACKAGES]]
+
+
+def install_browser() -> None:
+    """Install Chromium and its driver with apt when they are missing (CI runs as root)."""
+    import os
+    import shutil
+
+    found = {program: shutil.which(program) for program in BROWSER_PROGRAMS}
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    commands = browser_install_command(found, sys.platform, root, shutil.which("apt-get"))
+    if commands:
+        print("正在安装浏览器测试用的 Chromium（apt）……", file=sys.stderr)
+    for command in commands:
+        subprocess.run(command, check=False, stdout=subprocess.DEVNULL)
 
 
 def main(argv: list[str]) -> int:
@@ -142,6 +200,7 @@ def main(argv: list[str]) -> int:
     if command == "example":
         return subprocess.run([str(paths.killmod), *EXAMPLE, *rest], cwd=ROOT).returncode
     check_failures = failed_checks(paths)
+    install_browser()
     done = subprocess.run([str(paths.python), "-m", "pytest", *rest], cwd=ROOT)
     for failure in check_failures:
         print(failure, file=sys.stderr)

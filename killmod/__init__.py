@@ -14,8 +14,10 @@ from typing import Any
 # The command's name → the use case that does its work ("module:function").
 USE_CASES = {
     "tally": "killmod.usecases.tally:tally",
+    "alias": "killmod.usecases.alias:record_alias",
     "audit": "killmod.usecases.audit:audit",
     "deal": "killmod.usecases.deal:deal",
+    "evidence": "killmod.usecases.evidence:evidence",
     "history": "killmod.usecases.history:chronicle",
     "leave": "killmod.usecases.lurkers:record_leave",
     "lottery": "killmod.usecases.lottery:make_lottery",
@@ -28,6 +30,7 @@ USE_CASES = {
     "sub": "killmod.usecases.sub:substitute",
     "suicide": "killmod.usecases.day:record_suicide",
     "undo": "killmod.usecases.undo:undo",
+    "verify": "killmod.usecases.verify:verify",
     "watch": "killmod.usecases.watch:watch",
 }
 

@@ -55,6 +55,7 @@ from scrapers.base import (
     sha256_fingerprint,
     tidy_text,
 )
+from scrapers.hidden import take_hidden
 
 NAME = "discuz7"
 AGAIN_ON_REDIRECT = False
@@ -76,9 +77,12 @@ _NUMBER = re.compile(r"\d+")
 _POSTED = re.compile(r"^\s*(?:发表于|發表於)")
 _TID_VAR = re.compile(r"tid = parseInt\('(\d+)'\)")
 # Anti-copy noise 7.2's jammer() puts between a message's lines (X marks it font.jammer):
-# never part of what a player wrote.
+# never part of what a player wrote.  Its font is ``style="font-size:0px;color:WRAPBG"``; a
+# player's own [size=0px] is ``style="font-size: 0px"`` alone — text the board hides, kept
+# apart as hidden (``scrapers.hidden``), not dropped as noise.
 NOISE = (
-    './/font[@class="jammer"] | .//font[contains(translate(@style, " ", ""), "font-size:0px")]'
+    './/font[@class="jammer"]'
+    ' | .//font[starts-with(translate(@style, " ", ""), "font-size:0px;color:")]'
     ' | .//span[contains(translate(@style, " ", ""), "display:none")]'
 )
 # Discuz 7.2's showmessage/nopermission boxes (div.alert_error…), 7.0's div.showmessage and
@@ -195,8 +199,9 @@ def post_time(
 
 def message_parts(
     cell: lxml_html.HtmlElement, tz: tzinfo, posted_at: datetime
-) -> tuple[str, tuple[str, ...], datetime | None]:
-    """A message as discuzcode renders it: (own text, quoted texts, edit time).
+) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
+    """A message as discuzcode renders it: (own text, quoted texts, edit time, hidden texts:
+    ``scrapers.hidden``).
 
     The board's "本帖最后由 X 于 … 编辑" notice (an ``i.pstatus`` heading the message, with
     a possible time) gives the edit time; the same words typed by the author change
@@ -217,7 +222,8 @@ def message_parts(
     ):
         quotes.append(element_text(quote))
         drop(quote)
-    return element_text(cell), tuple(quotes), edited_at
+    hidden = take_hidden(cell)
+    return element_text(cell), tuple(quotes), edited_at, hidden
 
 
 def _read_post(pid: int, div, *, tz: tzinfo, clock: BoardClock) -> Post:
@@ -229,7 +235,9 @@ def _read_post(pid: int, div, *, tz: tzinfo, clock: BoardClock) -> Post:
     banned = not cells and bool(div.xpath('.//div[@class="locked"]'))
     require_parts(f"pid={pid}", author, bool(cells) or banned)
     posted_at, precision = post_time(times[0], tz=tz, clock=clock)
-    body, quotes, edited_at = message_parts(cells[0], tz, posted_at) if cells else ("", (), None)
+    body, quotes, edited_at, hidden = (
+        message_parts(cells[0], tz, posted_at) if cells else ("", (), None, ())
+    )
     return Post(
         pid=pid,
         floor=_floor(div, pid),
@@ -241,6 +249,7 @@ def _read_post(pid: int, div, *, tz: tzinfo, clock: BoardClock) -> Post:
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 

@@ -42,6 +42,7 @@ from scrapers.base import (
     tidy_text,
 )
 from scrapers.discuz7 import NOISE, thread_url
+from scrapers.hidden import bbcode_hidden
 
 NAME = "discuz7_archiver"
 AGAIN_ON_REDIRECT = False
@@ -139,7 +140,9 @@ def _read_post(pid: int, line, *, tz: tzinfo, clock: BoardClock) -> Post:
     posted_at, precision = clock_time(clock, tidy_text(posted or ""), tz)
     text = _message_text(line)
     banned = bool(_BANNED.match(text))
-    body, quotes, edited_at = ("", (), None) if banned else _message_parts(text, tz, posted_at)
+    body, quotes, edited_at, hidden = (
+        ("", (), None, ()) if banned else _message_parts(text, tz, posted_at)
+    )
     return Post(
         pid=pid,
         floor=None,
@@ -151,6 +154,7 @@ def _read_post(pid: int, line, *, tz: tzinfo, clock: BoardClock) -> Post:
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 
@@ -170,8 +174,9 @@ def _message_text(line) -> str:
 
 def _message_parts(
     text: str, tz: tzinfo, posted_at: datetime
-) -> tuple[str, tuple[str, ...], datetime | None]:
-    """Raw BBCode to (own text, quoted texts, edit time).
+) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
+    """Raw BBCode to (own text, quoted texts, edit time, hidden texts: what the thread pages
+    render invisible, ``scrapers.hidden.bbcode_hidden``).
 
     The board's notice "[i=s] 本帖最后由 … 编辑 [/i]" heads the message; one a player typed
     elsewhere, or with an impossible time, is the player's text.
@@ -185,7 +190,9 @@ def _message_parts(
         else:
             edited_at = None
     own, quoted = _split_quotes(text)
-    return _plain(own), tuple(_plain(quote) for quote in quoted), edited_at
+    own, hidden = bbcode_hidden(own)
+    quotes = tuple(_plain(quote) for quote in quoted)
+    return _plain(own), quotes, edited_at, tuple(_plain(part) for part in hidden)
 
 
 def _split_quotes(text: str) -> tuple[str, list[str]]:

@@ -147,7 +147,9 @@ def _read_post(position: int, nodes: list, *, tz: tzinfo, clock: BoardClock) -> 
     cell = _message(nodes)
     banned = _blocked(cell)
     posted_at, precision = post_time(_time_element(times[0], nodes), tz=tz, clock=clock)
-    body, quotes, edited_at = ("", (), None) if banned else message_parts(cell, tz, posted_at)
+    body, quotes, edited_at, hidden = (
+        ("", (), None, ()) if banned else message_parts(cell, tz, posted_at)
+    )
     return Post(
         pid=position,
         floor=position,
@@ -159,6 +161,7 @@ def _read_post(position: int, nodes: list, *, tz: tzinfo, clock: BoardClock) -> 
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 

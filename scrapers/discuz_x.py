@@ -43,6 +43,7 @@ from scrapers.base import (
     tidy_text,
 )
 from scrapers.board_messages import board_message as board_message
+from scrapers.hidden import take_hidden
 
 NAME = "discuz_x"
 AGAIN_ON_REDIRECT = False
@@ -304,7 +305,9 @@ def _read_post(ids: dict, pid: int, div, *, tz: tzinfo, clock: BoardClock) -> Po
     cell = ids.get(f"postmessage_{pid}")
     banned = cell is None and bool(_LOCKED(div))
     require_parts(f"pid={pid}", author, cell is not None or banned)
-    body, quotes, edited_at = _body(cell, tz, posted_at) if cell is not None else ("", (), None)
+    body, quotes, edited_at, hidden = (
+        _body(cell, tz, posted_at) if cell is not None else ("", (), None, ())
+    )
     floor = ids.get(f"postnum{pid}")
     if floor is None:
         raise ScrapeError(f"帖子 pid={pid} 没有楼层号（页面不完整或被改动过）")
@@ -319,6 +322,7 @@ def _read_post(ids: dict, pid: int, div, *, tz: tzinfo, clock: BoardClock) -> Po
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 
@@ -352,7 +356,10 @@ def _floor(link) -> int | None:
     return int(digits.group()) if digits else None
 
 
-def _body(cell, tz: tzinfo, posted_at: datetime) -> tuple[str, tuple[str, ...], datetime | None]:
+def _body(
+    cell, tz: tzinfo, posted_at: datetime
+) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
+    """(own text, quoted texts, edit time, hidden texts) of a message cell."""
     for noise in _NOISE(cell):
         drop(noise)
     edited_at = edit_time(cell, tz, posted_at)
@@ -360,7 +367,8 @@ def _body(cell, tz: tzinfo, posted_at: datetime) -> tuple[str, tuple[str, ...], 
     for quote in _QUOTES(cell):
         quotes.append(element_text(quote))
         drop(quote)
-    return element_text(cell), tuple(quotes), edited_at
+    hidden = take_hidden(cell)
+    return element_text(cell), tuple(quotes), edited_at, hidden
 
 
 def edit_time(message: lxml_html.HtmlElement, tz: tzinfo, posted_at: datetime) -> datetime | None:

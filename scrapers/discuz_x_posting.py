@@ -9,6 +9,11 @@ The answers to both are HTTP 200 ``text/xml`` wrapping ``<root><![CDATA[…]]></
 
 - ``succeedhandle_KEY('URL', '非常感谢，回复发布成功…', {'tid':'4','pid':'49',…})`` — done;
   a 站内短信's values carry its ``pmid``;
+- ``succeedhandle_KEY('URL', '回复需要审核，请等待通过', {'tid':'4',…})`` — taken but held for
+  moderation (``post_reply_mod_succeed``, X3.4's ``source/language/lang_message.php``: the
+  board stores the reply invisible and, in X3.4, leaves its ``pid`` out of the answer —
+  ``source/class/model/model_forum_post.php``, ``newreply()``); nobody else sees it until a
+  moderator passes it;
 - ``errorhandle_KEY('抱歉，您两次发表间隔少于 15 秒，请稍候再发表', {'floodctrl':'15'})`` —
   refused in the board's words (flood control, a closed thread, not logged in, no
   permission…);
@@ -35,6 +40,7 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
 from lxml import html as lxml_html
 
+from killmod.core.names import fold
 from scrapers.base import (
     ScrapeError,
     declared_zone,
@@ -222,14 +228,18 @@ _SUCCEED = re.compile(
 _ERROR = re.compile(r"errorhandle_\w*\(\s*'((?:[^'\\]|\\.)*)'\s*,\s*\{([^}]*)\}")
 _VALUE = re.compile(r"'(\w+)'\s*:\s*'((?:[^'\\]|\\.)*)'")
 
-AnswerKind = Literal["ok", "error", "system_error", "message", "unknown"]
+AnswerKind = Literal["ok", "held", "error", "system_error", "message", "unknown"]
+# The board's word for moderation (审核, 審核 on a traditional-Chinese board), in its answer
+# to a form it took but holds: 回复需要审核，请等待通过.
+_HELD = "审核"
 
 
 @dataclass(frozen=True)
 class Answer:
     """What the board answered a form with.
 
-    ``ok``: done (``values`` hold the new ``pid`` or ``pmid``); ``error``: refused in the
+    ``ok``: done (``values`` hold the new ``pid`` or ``pmid``); ``held``: taken but held
+    for moderation (待审核: ``values`` may hold a ``pid`` or not); ``error``: refused in the
     board's words (``values`` may hold ``floodctrl``, the seconds between two posts);
     ``system_error``: the "Discuz! System Error" page (a wrong formhash); ``message``: a
     showmessage page; ``unknown``: anything else (``message`` holds its first words).
@@ -248,7 +258,9 @@ def answer(text: str) -> Answer:
     succeeded = _SUCCEED.search(inner)
     if succeeded:
         url, message, values = succeeded.groups()
-        return Answer("ok", _js(message).strip(), _values(values), _js(url))
+        said = _js(message).strip()
+        kind: AnswerKind = "held" if _HELD in fold(said) else "ok"
+        return Answer(kind, said, _values(values), _js(url))
     failed = _ERROR.search(inner)
     if failed:
         message, values = failed.groups()

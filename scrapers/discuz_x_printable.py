@@ -52,6 +52,7 @@ from scrapers.base import (
 from scrapers.board_messages import board_message as board_message
 from scrapers.discuz_x import board_root, edit_time, thread_url
 from scrapers.discuz_x import seconds_view as seconds_view
+from scrapers.hidden import take_hidden
 
 NAME = "discuz_x_printable"
 AGAIN_ON_REDIRECT = False
@@ -155,7 +156,9 @@ def _read_post(position: int, block, *, tz: tzinfo, clock: BoardClock) -> Post:
     posted_at, precision = _post_time(time_label, tz=tz, clock=clock)
     message = _message(block, author_label, time_label)
     banned = _is_banned(message)
-    body, quotes, edited_at = ("", (), None) if banned else _body(message, tz, posted_at)
+    body, quotes, edited_at, hidden = (
+        ("", (), None, ()) if banned else _body(message, tz, posted_at)
+    )
     return Post(
         pid=position,
         floor=None,
@@ -167,6 +170,7 @@ def _read_post(position: int, block, *, tz: tzinfo, clock: BoardClock) -> Post:
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 
@@ -215,7 +219,9 @@ def _is_banned(message) -> bool:
     return text.startswith("提示:") and any(reason in text for reason in _BANNED)
 
 
-def _body(message, tz: tzinfo, posted_at: datetime) -> tuple[str, tuple[str, ...], datetime | None]:
+def _body(
+    message, tz: tzinfo, posted_at: datetime
+) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
     for noise in message.xpath(_NOISE):
         drop(noise)
     edited_at = edit_time(message, tz, posted_at)
@@ -225,7 +231,8 @@ def _body(message, tz: tzinfo, posted_at: datetime) -> tuple[str, tuple[str, ...
     ):
         quotes.append(element_text(quote))
         drop(quote)
-    return element_text(message), tuple(quotes), edited_at
+    hidden = take_hidden(message)
+    return element_text(message), tuple(quotes), edited_at, hidden
 
 
 def _title(head: str) -> str | None:

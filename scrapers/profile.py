@@ -79,6 +79,7 @@ from scrapers.base import (
     tidy_text,
 )
 from scrapers.charset import codec_for
+from scrapers.hidden import take_hidden
 
 if TYPE_CHECKING:
     from lxml.cssselect import CSSSelector
@@ -291,7 +292,7 @@ class ProfileScraper:
             raise ScrapeError(f"帖子 pid={pid} 读不出发帖时间（profile「{profile.name}」的 time）")
         posted_at, precision = self._time(stamp, profile.time_format, tz, clock)
         banned = profile.banned is not None and bool(profile.banned(container))
-        body, quotes = ("", ()) if banned else self._body(pid, container)
+        body, quotes, hidden = ("", (), ()) if banned else self._body(pid, container)
         author = profile.author.first(container)
         if author is None:
             raise ScrapeError(f"帖子 pid={pid} 读不出作者（profile「{profile.name}」的 author）")
@@ -306,9 +307,10 @@ class ProfileScraper:
             quotes=quotes,
             edited_at=self._edited_at(container, tz, clock),
             banned=banned,
+            hidden=hidden,
         )
 
-    def _body(self, pid: int, container) -> tuple[str, tuple[str, ...]]:
+    def _body(self, pid: int, container) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
         profile = self.profile
         cells = profile.body(container)
         if not cells:
@@ -321,10 +323,11 @@ class ProfileScraper:
         for element in _outermost([e for selector in profile.quote for e in selector(cell)]):
             quotes.append(element_text(element))
             drop(element)
+        hidden = take_hidden(cell)
         text = element_text(cell)
         for pattern in profile.strip:
             text = pattern.sub("", text)
-        return tidy_text(text), tuple(quotes)
+        return tidy_text(text), tuple(quotes), hidden
 
     def _edited_at(self, container, tz: tzinfo, clock: BoardClock) -> datetime | None:
         """The edit time the board's own notice (the ``edited`` field's element) shows; the

@@ -45,6 +45,7 @@ from scrapers.base import (
     sha256_fingerprint,
     tidy_text,
 )
+from scrapers.hidden import take_hidden
 
 NAME = "sohu"
 AGAIN_ON_REDIRECT = False
@@ -153,7 +154,9 @@ def _read_post(number: int, table, *, tz: tzinfo, clock: BoardClock) -> Post:
     if not wraps:
         raise ScrapeError(f"帖子 post_{number} 没有正文（页面不完整）")
     banned = tidy_text(wraps[0].text_content()) == BLOCKED
-    body, quotes, edited_at = ("", (), None) if banned else _body(wraps[0], tz, posted_at)
+    body, quotes, edited_at, hidden = (
+        ("", (), None, ()) if banned else _body(wraps[0], tz, posted_at)
+    )
     return Post(
         pid=number,
         floor=number + 1,
@@ -165,6 +168,7 @@ def _read_post(number: int, table, *, tz: tzinfo, clock: BoardClock) -> Post:
         quotes=quotes,
         edited_at=edited_at,
         banned=banned,
+        hidden=hidden,
     )
 
 
@@ -188,7 +192,9 @@ def _post_time(table, number: int, *, tz: tzinfo, clock: BoardClock):
     return clock_time(clock, tidy_text(own_text), tz)
 
 
-def _body(wrap, tz: tzinfo, posted_at: datetime) -> tuple[str, tuple[str, ...], datetime | None]:
+def _body(
+    wrap, tz: tzinfo, posted_at: datetime
+) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
     edited_at = None
     for notice in wrap.xpath('.//p[@class="edit"]'):
         noticed = parse_edit_notice(notice.text_content(), tz)
@@ -199,7 +205,8 @@ def _body(wrap, tz: tzinfo, posted_at: datetime) -> tuple[str, tuple[str, ...], 
     for quote in wrap.xpath('.//dl[@class="quote"]'):
         quotes.append(_text(quote))
         drop(quote)
-    return _text(wrap), tuple(quotes), edited_at
+    hidden = take_hidden(wrap)
+    return _text(wrap), tuple(quotes), edited_at, hidden
 
 
 def _text(element) -> str:

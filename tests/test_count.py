@@ -222,10 +222,12 @@ def test_same_shown_name_with_another_uid_is_not_player():
     assert ballot(result, 3).kind == "self"
 
 
-def test_player_without_a_known_uid_is_matched_by_name():
+def test_player_without_a_known_uid_is_matched_by_his_name_as_shown_only():
+    """Issue 25.4: another account named ``MEER`` was counted as the player ``meer``."""
     roster = Roster(players=(Player(1, "meer"), Player(2, "阿狸")), judges=(JUDGE,))
     result = tally(post(6, "MEER", "投2号", uid=555), roster=roster)
-    assert ballot(result, 1).target == 2
+    assert reasons(result) == {6: "not_player"} and ballot(result, 1).kind == "self"
+    assert ballot(tally(post(6, "meer", "投2号", uid=555), roster=roster), 1).target == 2
 
 
 def test_renamed_former_holder_after_replacement_is_replaced():
@@ -471,7 +473,9 @@ def test_reason_codes_are_in_the_design_order_with_additions_last():
         "invalid_target",
         "edited",
     )
-    assert REASONS[10:] == ("repeat_ballot",)  # X: a ballot after the first (docs/rules/x.md)
+    # X: a ballot after the first, then a ballot that says 跟票 or 补票 (docs/rules/x.md);
+    # a ballot only in invisible text (README)
+    assert REASONS[10:] == ("repeat_ballot", "follow_vote", "hidden_text")
 
 
 @pytest.mark.parametrize(
@@ -627,6 +631,32 @@ def test_no_substitute_left_means_out():
     posts = [p for p in everyone_votes(5) if p.author != SEATS[3]]
     result = tally(*posts, roster=make_roster(warnings={3: 1}, substitutes=()))
     assert result.warnings == (GameWarning(3, "老王", 2, "out"),)
+
+
+def test_a_player_voted_out_is_out_by_the_vote_and_keeps_the_substitute_on_the_bench():
+    """1.2 “得票最高者由法官宣布死亡” with “二次换替补，无替补出局”: 3 did not vote, carries a
+    warning and is voted out; his second warning brings no substitute — the next non-voter
+    with a second warning gets 路人甲 — and he is not drowned (docs/rules/1.2.md)."""
+    skipped = {SEATS[3], SEATS[7]}
+    posts = [p for p in everyone_votes(3) if p.author not in skipped]
+    result = tally(*posts, roster=make_roster(warnings={3: 1, 7: 1}))
+    assert result.outcome == Outcome("eliminated", seat=3)
+    assert result.warnings == (
+        GameWarning(3, "老王", 2, "out"),
+        GameWarning(7, "花生米", 2, "substitute", "路人甲"),
+    )
+
+
+def test_a_player_voted_out_with_no_substitute_left_is_out_by_the_vote_once():
+    posts = [p for p in everyone_votes(3) if p.author != SEATS[3]]
+    result = tally(*posts, roster=make_roster(warnings={3: 1}, substitutes=()))
+    assert result.warnings == (GameWarning(3, "老王", 2, "out"),)
+    assert result.outcome == Outcome("eliminated", seat=3)
+
+
+def test_a_first_warning_of_the_player_voted_out_is_a_warning():
+    posts = [p for p in everyone_votes(3) if p.author != SEATS[3]]
+    assert tally(*posts).warnings == (GameWarning(3, "老王", 1, "warn"),)
 
 
 def test_carried_warnings_of_a_voter_give_no_new_warning():

@@ -304,7 +304,7 @@ def test_warnings_carry_across_rounds_then_substitute_then_drown(game, serve_sit
             "2",
             "--format",
             "json",
-        ).output
+        ).stdout  # the judge is told on stderr where the substitute's notice is
     )
     actions = {w["seat"]: (w["total"], w["action"], w.get("substitute")) for w in doc["warnings"]}
     assert actions[9] == (2, "substitute", "替补甲")
@@ -354,8 +354,8 @@ def test_status_says_what_was_skipped_and_what_comes_next(game):
     after = run("status", "--db", str(game)).output
     assert "存活 13 人" in after
     assert "警告：9号 1 次、14号 1 次、16号 1 次" in after
-    assert "第 1 轮没有记录夜晚" in after
-    assert "下一步：第 2 轮夜晚" in after
+    assert "第 1 轮的夜晚没有记录" in after
+    assert "下一步：第 2 轮的夜晚" in after
     for role in ("水民", "检查官"):
         assert role not in after
 

@@ -43,6 +43,7 @@ PUBLIC = {
     "lottery.public.bbcode.j2",
     "lottery.reveal.bbcode.j2",
     "lottery.verify.text.j2",
+    "verify.text.j2",
     "gameover.bbcode.j2",
     "status.text.j2",
     "rules.text.j2",

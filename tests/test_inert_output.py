@@ -193,7 +193,7 @@ def play(folder: Path, serve_site, evil: bool) -> dict[str, str]:
     cli(*day, "--db", ended, "--record", "--round", 1)
     out["gameover"] = cli(
         "night", "--round", 2, "--kill", 14, "--veto", 9, "--at", "2019-05-12 23:00",
-        "--db", ended,
+        "--yes", "--db", ended,
     )  # fmt: skip
     out["status.reveal"] = cli("status", "--reveal", "--db", ended)
     return out

@@ -49,7 +49,7 @@ def test_x_confession_is_the_days_vote_with_last_words(tmp_path, serve_site):
     assert "1号认匪，不用投票出局。" in post and "请留第2个（最后一个）遗言。" in post
     assert not any(word in public(post).replace("认匪", "") for word in ROLE_WORDS)
     assert 1 not in alive(db)
-    assert "第 2 轮夜晚" in ok(run("status", "--db", db))  # no vote left to count today
+    assert "第 2 夜" in ok(run("status", "--db", db))  # no vote left to count today
     url = serve(serve_site, point_all("20:00:00", 6, (2, 3, 4)))
     refused(tally(db, url, "--record", "--round", 1), "第 1 轮的白天已由法官判定结束（认匪")
     refused(out(db, 2, "confessed", "--round", 1), "第 1 轮的白天已经结束")

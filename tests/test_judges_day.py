@@ -52,7 +52,7 @@ def test_every_post_of_the_day_per_rule_set(rules, tmp_path, serve_site, monkeyp
     url = game.vote_url(2)
     opened = run("open", "--round", 2, "--deadline", "21:00", "--thread", url, "--db", db)
     golden(f"{rules}/open.bbcode", ok(opened))
-    assert "已记录：第 2 轮投票截止 2024-03-02T21:00:00+08:00，投票帖已记下。" in opened.stderr
+    assert "已记录：第 2 轮投票截止 2024-03-02 21:00:00，投票帖已记下。" in opened.stderr
     clock(monkeypatch, shanghai(2, "20:30:00"))
     golden(f"{rules}/provisional.bbcode", ok(run("tally", "--db", db, "--as-of", 4)))
     golden(f"{rules}/provisional.text", ok(run("tally", "--db", db, "--format", "text")))
@@ -150,7 +150,8 @@ def test_open_refuses_a_past_deadline_a_wrong_round_and_a_round_before_its_night
     # play() records the first night: undo it, and the first vote waits for it
     ok(run("undo", "--db", fresh.db))
     refused(
-        run("open", "--deadline", "21:00", "--db", fresh.db), "第 1 轮的夜晚（第 1 夜）还没有记录"
+        run("open", "--deadline", "21:00", "--db", fresh.db),
+        "第 1 轮的夜晚还没有记录：先记录夜晚（killmod night --round 1 …）",
     )
     ok(run("open", "--deadline", "21:00", "--db", db))
     ok(run("undo", "--db", db))
@@ -210,7 +211,7 @@ def test_status_shows_the_veto_penalties_and_the_dead_with_their_camps(tmp_path,
     db = game.db
     shown = ok(run("status", "--db", db))
     assert "否决权：还没有用" in shown
-    assert "（第 1 轮被杀，好人）" in shown and "被投票出局，杀手）" in shown
+    assert "（第 1 轮的夜晚被杀，好人）" in shown and "被投票出局，杀手）" in shown
     living = game.living()
     ok(
         run(
@@ -240,7 +241,7 @@ def test_status_hidden_writes_the_night_states_to_a_private_file_only(tmp_path, 
     old_man = next(p.seat for p in roster.living if p.role == "森林老人")
     target = next(p.seat for p in roster.living if p.role == "平民")
     ok(run("undo", "--db", db))  # the night after the day: again, with a 【沉默】
-    ok(run("night", "--round", 1, "--kill", target, "--silence", old_man, "--db", db))
+    ok(run("night", "--round", 1, "--kill", target, "--silence", old_man, "--yes", "--db", db))
     done = run("status", "--db", db, "--hidden")
     public = ok(done)
     assert "癫狂" not in public and "隐藏状态" not in public

@@ -176,7 +176,12 @@ def test_a_substituted_seat_counts_each_holder_in_their_own_time(tmp_path, serve
         (("新人", 4242), at("2019-05-12 14:00:00"), "新人接替之后"),
     ]
     url = serve_game_thread(serve_site, rows)
-    assert counts(db, url)[3] == (3, "ok")
+    report = lurkers(Game.open(db), url, round_no=2)
+    held = [(c.name, c.posts, c.status, c.warnable) for c in report.counts if c.seat == 3]
+    assert held == [("路人甲", 2, "lurking", False), ("新人", 1, "lurking", True)]
+    shown = run("lurkers", url, "--round", "2", "--db", str(db), "--format", "text").output
+    assert "3号 路人甲（至 05-12 12:00:00 被替换）：2 次" in shown
+    assert "3号 新人（05-12 12:00:00 起接替）：1 次" in shown
 
 
 def test_a_player_voted_out_this_round_is_counted_but_not_warned(tmp_path, serve_site):

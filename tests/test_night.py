@@ -65,7 +65,7 @@ def test_a_kill_is_recorded_and_the_post_shows_the_camp_only(db: Path):
 
 
 def test_the_zhashi_window_ends_24_hours_after_the_announcement(db: Path):
-    post = ok(night(db, 1, "--kill", 9, "--at", "2019-05-13 08:30", "--format", "text"))
+    post = ok(night(db, 1, "--kill", 9, "--at", "2019-05-13 08:30", "--format", "text", "--yes"))
     assert "公布时间：2019-05-13 08:30:00" in post
     assert "至 2019-05-14 08:30:00 止" in post
     assert "9号 小明 被杀，出局。身份：杀手。" in post
@@ -101,7 +101,7 @@ def test_the_veto_is_refused_the_second_time(db: Path):
     assert "[b]3号 路人甲[/b] 被行使否决权，出局。" in post
     (death,) = Game.open(db).events("death")
     assert death.data["how"] == "vetoed"
-    done = night(db, 2, "--kill", 1, "--veto", 4)
+    done = night(db, 2, "--kill", 1, "--veto", 4, "--skip-day")
     assert done.exit_code == 2 and "否决权只有一次使用机会：第 1 轮" in done.output
     assert alive(db, 1) and alive(db, 4)  # nothing of the refused night is recorded
     assert [e.round for e in Game.open(db).events("night")] == [1]
@@ -109,7 +109,7 @@ def test_the_veto_is_refused_the_second_time(db: Path):
 
 def test_the_veto_is_refused_when_the_inspector_is_out(db: Path):
     ok(night(db, 1, "--kill", 8))
-    done = night(db, 2, "--veto", 9)
+    done = night(db, 2, "--veto", 9, "--skip-day")
     assert done.exit_code == 2 and "检查官已出局" in done.output
     assert alive(db, 9)
 
@@ -136,7 +136,7 @@ def test_a_dead_or_unknown_target_is_refused(db: Path, args: tuple, message: str
 def test_a_night_without_kill_or_veto_is_a_quiet_night(db: Path):
     post = ok(night(db, 1, "--format", "text"))
     assert "平安夜：本轮无人出局。" in post and "诈尸" not in post
-    assert json.loads(ok(night(db, 2, "--format", "json")))["zhashi_until"] is None
+    assert json.loads(ok(night(db, 2, "--format", "json", "--skip-day")))["zhashi_until"] is None
     assert not Game.open(db).events("death")
 
 
@@ -145,7 +145,7 @@ def test_kill_and_veto_on_the_same_seat_is_one_death(db: Path):
     assert "5号 预言家本家 被杀，被行使否决权，出局。身份：好人。" in post
     (death,) = Game.open(db).events("death")
     assert (death.data["how"], death.data["causes"]) == ("killed", ["killed", "vetoed"])
-    assert night(db, 2, "--veto", 3).exit_code == 2  # the veto is used up
+    assert night(db, 2, "--veto", 3, "--skip-day").exit_code == 2  # the veto is used up
 
 
 def test_a_night_recorded_twice_is_refused_without_replace(db: Path):
@@ -166,14 +166,15 @@ def test_replace_voids_the_old_events_and_keeps_them(db: Path):
     assert {(e.kind, e.seat) for e in voided} == {("night", None), ("death", 1), ("death", 3)}
     (replaced,) = game.events("night_replaced")
     assert replaced.data["old"] == old.id and replaced.data["new"] == new.id
-    assert ok(night(db, 2, "--veto", 3))  # the replaced night's veto no longer counts
+    assert ok(night(db, 2, "--veto", 3, "--skip-day"))  # the replaced night's veto no longer counts
 
 
 def test_killers_win_at_four_left_and_the_game_over_post_is_printed(db: Path):
     targets = [1, 2, 3, 4, 5, 7, 8, 10, 12, 13]  # 14 living → 9, 14, 15, 16
     for round_no, seat in enumerate(targets[:-1], 1):
-        assert "游戏结束" not in ok(night(db, round_no, "--kill", seat))
-    post = ok(night(db, len(targets), "--kill", targets[-1]))
+        skip = ("--skip-day",) if round_no > 1 else ()  # no day is voted in this test
+        assert "游戏结束" not in ok(night(db, round_no, "--kill", seat, *skip))
+    post = ok(night(db, len(targets), "--kill", targets[-1], "--skip-day"))
     assert "游戏结束：杀手方胜利" in post
     assert "9号 小明：杀手" in post  # the game-over post reveals every role
     (over,) = Game.open(db).events("game_over")
@@ -181,15 +182,16 @@ def test_killers_win_at_four_left_and_the_game_over_post_is_printed(db: Path):
 
 
 def test_good_wins_when_all_killers_are_out(db: Path):
-    post = ok(night(db, 1, "--kill", 14, "--veto", 9))
+    post = ok(night(db, 1, "--kill", 14, "--veto", 9, "--yes"))  # 14 is a killer
     assert "游戏结束：好人方胜利" in post
-    again = night(db, 1, "--kill", 14, "--veto", 9, "--replace", "--format", "json")
-    assert json.loads(ok(again))["winner"] == "好人"
+    again = night(db, 1, "--kill", 14, "--veto", 9, "--replace", "--format", "json", "--yes")
+    ok(again)  # stderr: the judge's confirmation of the kill of a killer
+    assert json.loads(again.stdout)["winner"] == "好人"
     assert len(Game.open(db).events("game_over")) == 1  # the replaced night's end is void
 
 
 def test_nothing_is_recorded_after_the_game_is_over(db: Path):
-    ok(night(db, 1, "--kill", 14, "--veto", 9))
+    ok(night(db, 1, "--kill", 14, "--veto", 9, "--yes"))
     done = night(db, 2, "--kill", 1)
     assert done.exit_code == 2 and "游戏已经结束（好人方胜利）" in done.output
     assert alive(db, 1)
@@ -207,13 +209,13 @@ def test_public_night_posts_never_show_a_living_players_role(db: Path):
     states = [
         (1, (), 0),  # 平安夜
         (2, ("--kill", 4), 0),  # 狼人杀手 is a 水民
-        (3, ("--kill", 16, "--veto", 8), 0),  # the 检查官 vetoes himself
-        (4, ("--kill", 9), 1),  # a killer (self-kill)
+        (3, ("--kill", 16, "--veto", 8, "--yes"), 0),  # the 检查官 vetoes himself
+        (4, ("--kill", 9, "--yes"), 1),  # a killer (self-kill)
         (5, ("--kill", 1), 0),
     ]
     for round_no, args, dead_killers in states:
         for fmt in ("bbcode", "text"):
-            replace = ("--replace",) if fmt == "text" else ()
+            replace = ("--replace",) if fmt == "text" else ("--skip-day",) if round_no > 1 else ()
             post = ok(night(db, round_no, *args, "--format", fmt, *replace))
             text = without_names(post, db)
             assert "水民" not in text and "检查官" not in text

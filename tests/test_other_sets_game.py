@@ -92,13 +92,13 @@ def test_x_night_kill_and_the_police_gesture_in_private(x_game):
     assert not any(word in public for word in ROLE_WORDS) and "仅发给" not in public
     private = private_text(x_game, "night1-private.txt")
     assert "1号 玩家1：杀手（裁判手势：竖起右手拇指）" in private.split("仅发给警察")[1]
-    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--replace")
+    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--replace", "--yes")
     assert doc == {"schema": "killmod.night/1", "round": 1, "out": [5], "shown": {}}
     assert "3号 玩家3：警察" in private_text(x_game, "night1-private-2.txt")  # recorded again
 
 
 def test_x_the_whole_night_document_takes_print_secrets(x_game):
-    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--print-secrets")
+    doc = night_json(x_game, 1, "--kill", 5, "--check", 3, "--print-secrets", "--yes")
     assert doc == {
         "schema": "killmod.night/1",
         "round": 1,
@@ -164,10 +164,10 @@ def test_x_the_first_victim_may_not_be_killed_first_again_next_game(x_game, tmp_
     game = Game.open(x_game)
     assert game.previous_games()[0]["first_victim"] == "玩家5"
     assert game.events() == [] and len(alive(x_game)) == 8
-    refused(night(x_game, 1, "--kill", 2), "不允许连续两局第一轮杀同一个人")
-    ok(night(x_game, 1, "--kill", 5, "--check", 3))
+    refused(night(x_game, 1, "--kill", 2, "--yes"), "不允许连续两局第一轮杀同一个人")
+    ok(night(x_game, 1, "--kill", 5, "--check", 3, "--yes"))  # 3 is a police
     assert "3号 玩家3：警察" in private_text(x_game, "game2-night1-private.txt")
-    ok(night(x_game, 2, "--kill", 2))  # only the first round is ruled out
+    ok(night(x_game, 2, "--kill", 2, "--skip-day", "--yes"))  # only round 1 is ruled out
     all_deaths = [
         row["seat"] for row in game.db.query("select seat from events where kind = 'death'")
     ]
@@ -278,7 +278,7 @@ def test_2_0_suicide_in_his_defence_ends_the_day(r20_game, serve_site):
     assert "天黑了，请大家闭眼。" in output
     (suicide,) = events(r20_game, "suicide")
     assert suicide.data["defending"] is True and suicide.data["next"] is None
-    assert "第 2 轮夜晚：killmod night --round 2" in ok(run("status", "--db", r20_game))
+    assert "第 2 夜：killmod night --round 2" in ok(run("status", "--db", r20_game))
     refused(tally(r20_game, url, "--record", "--round", 1), "--replace")
 
 
@@ -406,6 +406,47 @@ def test_x_one_vote_each_the_first_ballot_stands_a_later_one_is_a_repeat_ballot(
     assert "重复投票：每人只有一次投票机会，跟票或补票记为无效票" in text
 
 
+def test_x_genpiao_and_bupiao_are_invalid_ballots_while_1_2_reads_them(x_game, serve_site):
+    """注意事项 11 “不得跟票或补票。跟票或补票将被记为无效票”: a ballot that says 跟票 or 补票 is
+    rejected ``follow_vote``; it was the voter's one ballot (3.18), so a later one is a
+    ``repeat_ballot``; a later 补票 after a first ballot is a ``repeat_ballot`` first (the
+    older code comes first). Under 1.2 “跟票5号” is a vote for 5 (docs/rules/x.md)."""
+    ok(night(x_game, 1, "--kill", 5))
+    rows = [
+        (1, "20:00:00", "投6号"),
+        (2, "20:01:00", "跟票6号"),  # invalid, and his one ballot
+        (3, "20:02:00", "补票：7号"),
+        (2, "20:03:00", "投7号"),  # after his one ballot
+        (4, "20:04:00", "我不跟票，投7号"),  # says he does not follow: a ballot
+        (1, "20:05:00", "补票 7号"),  # his second ballot
+    ]
+    url = serve(serve_site, rows)
+    audit = ok(tally(x_game, url, "--format", "audit"))
+    assert "跟票或补票，记为无效票" in audit
+    doc = tally_json(x_game, url, "--record")
+    reasons = {(r["seat"], r["floor"]): r["reason"] for r in doc["rejected"]}
+    assert reasons == {
+        (2, 3): "follow_vote",
+        (3, 4): "follow_vote",
+        (2, 5): "repeat_ballot",
+        (1, 7): "repeat_ballot",
+    }
+    ballots = {b["seat"]: (b["kind"], b["target"]) for b in doc["ballots"]}
+    assert ballots[1] == ("vote", 6) and ballots[4] == ("vote", 7)
+    assert ballots[2] == ballots[3] == ("self", None)  # no valid ballot: not counted
+    assert doc["outcome"] == {"kind": "tie", "seats": [6, 7]}
+
+
+def test_1_2_reads_genpiao_as_a_vote(tmp_path, serve_site):
+    """1.2 has no sentence against 跟票: “跟票5号” is a vote for 5, “补票 5号” too."""
+    db = new_game(tmp_path, "1.2", {seat: None for seat in range(1, 9)})
+    url = serve(serve_site, [(1, "20:00:00", "跟票5号"), (2, "20:01:00", "补票 5号")])
+    doc = tally_json(db, url)
+    assert {b["seat"]: b["target"] for b in doc["ballots"]}[1] == 5
+    assert {b["seat"]: b["target"] for b in doc["ballots"]}[2] == 5
+    assert not [r for r in doc["rejected"] if r["seat"] in (1, 2)]
+
+
 def test_x_a_non_vote_post_is_no_violation_only_1_2_has_that_rule(x_game, serve_site):
     """1.2 二.5 “……非正式投票内容的发言按犯规处理” is not an X rule: nothing says 犯规."""
     ok(night(x_game, 1, "--kill", 5))
@@ -482,7 +523,7 @@ def test_guardian_double_kill_a_tie_of_guardian_and_guarded_kills_both(tmp_path,
     assert doc["day"]["posts"][0] == "7号与8号平票：守护人和被守护人产生双杀票数，二者同死。"
     assert "7号被票出局，身份：守护神。请留遗言。" in doc["day"]["posts"]
     assert not {7, 8} & set(alive(db))
-    assert "第 3 轮夜晚" in ok(run("status", "--db", db))
+    assert "第 3 夜" in ok(run("status", "--db", db))
 
 
 def test_a_tie_without_the_guard_pair_is_pointed_again(tmp_path, serve_site):

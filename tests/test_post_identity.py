@@ -1,7 +1,7 @@
 """Who wrote a post and which post a ruling means: uids over names, pids over floors.
 
 A lookalike name (zero-width or bidi characters, full-width or case variants) is never taken
-for a player or judge the roster gives a uid; without one it is taken and flagged.  A typed
+for a player, nor for a judge the roster gives a uid; a judge without one is (flagged).  A typed
 edit notice changes nothing.  Rulings by floor are resolved to one post — against the round's
 recorded snapshot when the thread renumbered since — or refused.  Format characters are folded
 away in ballots; superscript digits are no seats.
@@ -100,9 +100,10 @@ def test_the_same_name_with_another_uid_is_another_account():
     assert verdicts(result)[1] == ("not_player", ("lookalike",))
 
 
-def test_without_a_uid_in_the_roster_a_folded_match_counts_but_is_flagged():
+def test_without_a_uid_in_the_roster_a_folded_match_is_another_account_and_flagged():
+    """Issue 25.4: ``阿狸`` + a zero-width space used to be counted as the player 阿狸."""
     result = tally(post(1, "阿狸\u200b", 4444, "投 5号"), post(2, "阿狸", 4445, "投 1号"))
-    assert verdicts(result)[1] == ("superseded", ("lookalike",))
+    assert verdicts(result)[1] == ("not_player", ("lookalike",))
     assert verdicts(result)[2] == ("counted", ())
     assert [(f.floor, f.reason, f.detail) for f in result.flags] == [(1, "lookalike", "阿狸")]
 

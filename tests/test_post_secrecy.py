@@ -1,8 +1,10 @@
 """What may be posted: every public output of a played game, and no private file of it.
 
 ``killmod post`` and ``--post`` refuse a text that carries a private template's fixed words
-(``killmod.announce.render.private_marks``).  Games of every rule set are played (``publicgames``):
-each public post they print passes, each private file they write is refused.
+(``killmod.announce.render.private_marks``), or that pairs a living player with his role
+(``killmod.board.secrecy``).  Games of every rule set are played (``publicgames``): each public
+post they print passes — with the roles and the living of that moment — and each private
+file they write is refused.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import pytest
 
 from killmod.board.posting import refuse_private
 from killmod.core.errors import BadInput
+from killmod.core.model import Player, Roster
 from tests.support.publicgames import SETS, Chooser, Game2, fixed_salt
 
 
@@ -24,6 +27,13 @@ def test_public_posts_pass_and_private_files_are_refused(tmp_path, name):
     for each in seen:
         if each.exit_code == 0 and each.stdout.strip():
             refuse_private(each.stdout)
+            roster = Roster(
+                tuple(
+                    Player(seat, f"玩家{seat}", alive=seat in each.alive, role=role)
+                    for seat, role in sorted(each.roles.items())
+                )
+            )
+            refuse_private(each.stdout, roster=roster, over=each.over)
     private = seen[-1].private
     assert private  # the notices at least
     for text in private.values():

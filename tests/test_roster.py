@@ -229,6 +229,14 @@ def test_roster_mistake_names_the_file_line_and_key(text, line, key, words):
         (toml(*player(1, "甲"), *player(2, "甲")), 6, "name", ["「甲」", "1 号玩家「甲」"]),
         # Names compare as the tally reads them: case-folded, full-width folded.
         (toml(*player(1, "Meer"), *player(2, "ｍｅｅｒ")), 6, "name", ["1 号玩家「Meer」"]),
+        # … and traditional and simplified alike (issue 27): 歐逆醬 is 欧逆酱.
+        (toml(*player(1, "歐逆醬"), *player(2, "欧逆酱")), 6, "name", ["1 号玩家「歐逆醬」"]),
+        (
+            toml(*player(1, "甲", 'aliases = ["紅葉"]'), *player(2, "乙", 'aliases = ["红叶"]')),
+            8,
+            "aliases",
+            ["「红叶」", "1 号玩家「甲」"],
+        ),
         (toml(*player(1, "甲", 'aliases = ["小甲"]'), *player(2, "小甲")), 7, "name", ["「小甲」"]),
         (toml(*player(1, "甲"), *player(2, "乙", 'aliases = ["甲"]')), 7, "aliases", ["「甲」"]),
         (toml('judges = ["甲"]', *player(1, "甲")), 4, "name", ["已被法官使用"]),

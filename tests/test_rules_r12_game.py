@@ -51,22 +51,24 @@ def test_penalty_cancel_refuses_that_camps_powers_on_the_next_night(game):
     ok(night(game, 1, "--kill", 5))
     done = penalty(game, 1, "cancel", "好人方选择：取消杀手方一轮杀人")
     assert done.exit_code == 0 and "在第 2 轮的夜晚执行" in done.stderr  # a note for the judge
-    refused(night(game, 2, "--kill", 6), "第 2 轮夜晚杀手方的特殊权利已被取消")
-    refused(night(game, 2, "--kill", 6), "第 1 轮 1号 玩家1 犯规")
+    refused(night(game, 2, "--kill", 6, "--skip-day"), "第 2 轮夜晚杀手方的特殊权利已被取消")
+    refused(night(game, 2, "--kill", 6, "--skip-day"), "第 1 轮 1号 玩家1 犯规")
     assert 6 in alive(game) and len(events(game, "night")) == 1  # nothing recorded
-    quiet = night(game, 2, "--veto", 7)  # the other camp keeps its power
+    quiet = night(game, 2, "--veto", 7, "--skip-day")  # the other camp keeps its power
     assert quiet.exit_code == 0 and "本夜执行处罚" in quiet.stderr
     assert 7 not in alive(game)
-    ok(night(game, 3, "--kill", 8))  # “一轮”: one night only
+    ok(night(game, 3, "--kill", 8, "--skip-day"))  # “一轮”: one night only
 
 
 def test_penalty_cancel_for_the_good_camp_refuses_the_veto(game):
     ok(penalty(game, 6, "cancel", "杀手方选择：取消好人方一轮特殊权利"))
     ok(night(game, 1, "--kill", 9))
-    refused(night(game, 2, "--veto", 1), "第 2 轮夜晚好人方的特殊权利已被取消")
+    refused(night(game, 2, "--veto", 1, "--skip-day"), "第 2 轮夜晚好人方的特殊权利已被取消")
     assert 1 in alive(game)
-    ok(night(game, 2, "--kill", 10))
-    ok(night(game, 3, "--veto", 1))  # the one-time veto is still there after the penalty
+    ok(night(game, 2, "--kill", 10, "--skip-day"))
+    ok(
+        night(game, 3, "--veto", 1, "--skip-day")
+    )  # the one-time veto is still there after the penalty
 
 
 def test_two_kills_without_an_extra_power_are_refused_not_truncated(game):
@@ -79,23 +81,25 @@ def test_penalty_extra_lets_the_killers_kill_twice_that_night(game):
     """“为对立阵营增加特殊权力一轮”: a 好人's violation, the killers choose a second kill."""
     ok(penalty(game, 5, "extra", "杀手方选择：多杀一人"))
     ok(night(game, 1, "--kill", 6))
-    post = ok(night(game, 2, "--kill", 7, "--kill", 8))
+    post = ok(night(game, 2, "--kill", 7, "--kill", 8, "--skip-day"))
     assert "7号 玩家7[/b] 被杀，出局。" in post and "8号 玩家8[/b] 被杀，出局。" in post
     assert not {7, 8} & set(alive(game))
     (second,) = [e for e in events(game, "night") if e.round == 2]
     assert (second.data["kills"], second.data["kill"]) == ([7, 8], 7)
-    refused(night(game, 3, "--kill", 9, "--kill", 10), "杀手每轮只能杀一人")
+    refused(night(game, 3, "--kill", 9, "--kill", 10, "--skip-day"), "杀手每轮只能杀一人")
 
 
 def test_penalty_extra_for_the_good_camp_is_one_more_veto(game):
     """Decision: the 好人方's extra power is a veto besides the 检查官's one-time veto."""
     ok(penalty(game, 1, "extra", "好人方选择：多一次否决权"))
     ok(night(game, 1, "--veto", 9))  # the one-time veto
-    done = night(game, 2, "--veto", 2, "--format", "json")
+    done = night(game, 2, "--veto", 2, "--format", "json", "--skip-day")
     assert done.exit_code == 0 and "本夜执行处罚" in done.stderr  # a note for the judge
     doc = json.loads(done.stdout)
     assert (doc["veto"], doc["extra_veto"], doc["out"]) == (None, 2, [2])
-    refused(night(game, 3, "--veto", 10), "否决权只有一次使用机会：第 1 轮已经对 9号 用过")
+    refused(
+        night(game, 3, "--veto", 10, "--skip-day"), "否决权只有一次使用机会：第 1 轮已经对 9号 用过"
+    )
 
 
 def test_penalty_is_a_1_2_rule_only(tmp_path):
@@ -226,13 +230,13 @@ def test_undo_takes_back_a_conduct_out_and_the_game_end_it_made(game):
 def test_undo_takes_back_a_penalty_and_its_night_effects(game):
     ok(night(game, 1, "--kill", 5))
     ok(penalty(game, 1, "cancel", "取消杀手方一轮杀人"))
-    refused(night(game, 2, "--kill", 6), "杀手方的特殊权利已被取消")
+    refused(night(game, 2, "--kill", 6, "--skip-day"), "杀手方的特殊权利已被取消")
     ok(run("undo", "--db", game))  # the penalty
     assert events(game, "violation") == []
-    ok(night(game, 2, "--kill", 6))  # the kill stands again
+    ok(night(game, 2, "--kill", 6, "--skip-day"))  # the kill stands again
     ok(penalty(game, 6, "extra", "杀手方选择：多杀一人"))
-    ok(night(game, 3, "--kill", 7, "--kill", 8))
+    ok(night(game, 3, "--kill", 7, "--kill", 8, "--skip-day"))
     ok(run("undo", "--db", game))  # the night of the two kills
     assert {7, 8} <= set(alive(game))
     ok(run("undo", "--db", game))  # the penalty: one kill a night again
-    refused(night(game, 3, "--kill", 7, "--kill", 8), "杀手每轮只能杀一人")
+    refused(night(game, 3, "--kill", 7, "--kill", 8, "--skip-day"), "杀手每轮只能杀一人")

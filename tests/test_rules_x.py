@@ -142,7 +142,9 @@ def test_unknown_role_is_rejected():
 def test_non_voters_abstain_and_are_not_warned():
     """3.18 “每个人只有一次投票机会，也可弃权不投”."""
     policy = x.TALLY_POLICY
-    assert policy == TallyPolicy(non_voter="none", warn_non_voters=False, ballots="first")
+    assert policy == TallyPolicy(
+        non_voter="none", warn_non_voters=False, ballots="first", follow_invalid=True
+    )
     assert policy.violations == frozenset()  # 1.2's 犯规 of 二.5 is not X's
     assert rule_set("x").warning_action(2, 0) == "warn"
 

@@ -549,5 +549,5 @@ def test_others_may_not_read_the_private_folder_and_are_warned_if_they_can(tmp_p
     folder = tmp_path / "game-private"
     assert mode(folder) == 0o700 and mode(folder / "night1-private.txt") == 0o600
     folder.chmod(0o755)
-    done = cli("night", "--round", 2, "--kill", 6, "--check", 2, "--db", db)
+    done = cli("night", "--round", 2, "--kill", 6, "--check", 2, "--db", db, "--skip-day")
     assert done.exit_code == 0 and "其他用户也能打开（权限 0755）" in done.stderr

@@ -155,3 +155,23 @@ def test_the_packaging_raises_no_deprecation_warning():
     output = done.stdout + done.stderr
     assert "Would install killmod" in output
     assert "deprecat" not in output.lower(), output
+
+
+def test_the_browser_is_installed_with_apt_only_where_missing_and_root():
+    missing = {"chromium": None, "chromedriver": None}
+    there = {"chromium": "/usr/bin/chromium", "chromedriver": "/usr/bin/chromedriver"}
+    commands = run_script.browser_install_command(missing, "linux", True, "/usr/bin/apt-get")
+    assert commands[0][:2] == ["/usr/bin/apt-get", "update"]
+    assert commands[1][-3:] == ["chromium", "chromium-driver", "fonts-wqy-microhei"]
+    assert run_script.browser_install_command(there, "linux", True, "/usr/bin/apt-get") == []
+    assert run_script.browser_install_command(missing, "linux", False, "/usr/bin/apt-get") == []
+    assert run_script.browser_install_command(missing, "win32", True, None) == []
+
+
+def test_the_set_up_writes_double_clickable_starters_of_the_page(tmp_path):
+    windows, mac = run_script.write_starters(tmp_path)
+    assert windows.name == "killmod-page.cmd" and mac.name == "killmod-page.command"
+    assert b'".venv\\Scripts\\killmod.exe" serve\r\n' in windows.read_bytes()
+    assert mac.read_text().startswith("#!/bin/sh\n")
+    assert "exec ./.venv/bin/killmod serve" in mac.read_text()
+    assert mac.stat().st_mode & 0o111

@@ -79,11 +79,12 @@ def test_every_night_option_and_marks_that_persist(db):
     judge = "--print-secrets"  # the whole night document: the judge's own view
     doc = night_json(db, 0, "--butterfly", 7, "--kill", 12, "--inject", 12, "--snipe", 13, judge)
     assert (doc["out"], doc["dying"], doc["police"]) == ([12, 13], [12, 13], None)
-    doc = night_json(db, 1, "--inject", 14, "--check", 9, "--silence", 11, judge)
+    skip = "--skip-day"  # no day is voted in this test
+    doc = night_json(db, 1, "--inject", 14, "--check", 9, "--silence", 11, judge, skip)
     assert doc["out"] == [] and doc["marks"] == {"14": 1} and doc["frenzy"] == [11]
     assert doc["police"] == {"seat": 9, "camp": "平民阵营"}
     # the mark persists: injected again, 14 is dying and out; 11's frenzy ended at nightfall
-    doc = night_json(db, 2, "--inject", 14, judge)
+    doc = night_json(db, 2, "--inject", 14, judge, skip)
     assert (doc["out"], doc["marks"], doc["frenzy"]) == ([14], {}, [])
     assert 12 not in alive(db) and 14 not in alive(db)
     night_ids = [e.id for e in events(db, "night")]
@@ -106,7 +107,7 @@ def test_the_dawn_post_shows_who_is_out_and_the_police_answer_is_private(db, tmp
     assert "2号 玩家2：杀手阵营" in private.split("仅发给警察")[1]
     assert "仅供法官：第 0 夜的结算过程" in private
     # --private DIR (or --notices DIR) puts it elsewhere
-    quiet = ok(night(db, 1, "--check", 3, "--private", tmp_path / "private"))
+    quiet = ok(night(db, 1, "--check", 3, "--private", tmp_path / "private", "--skip-day"))
     assert "平安夜" in quiet and "杀手阵营" not in quiet
     (path,) = (tmp_path / "private").iterdir()
     assert path.stat().st_mode & 0o777 == 0o600
@@ -143,7 +144,7 @@ def test_illegal_choices_are_refused_and_nothing_is_recorded(db, args, message):
 
 def test_a_target_out_and_a_night_recorded_twice_are_refused(db):
     ok(night(db, 0, "--kill", 11))
-    refused(night(db, 1, "--snipe", 11), "11 号已出局，不能作为【狙杀】的目标")
+    refused(night(db, 1, "--snipe", 11, "--skip-day"), "11 号已出局，不能作为【狙杀】的目标")
     refused(night(db, 0, "--kill", 12), "--replace")
     ok(night(db, 0, "--kill", 12, "--replace"))
     assert 11 in alive(db) and 12 not in alive(db)
@@ -151,7 +152,7 @@ def test_a_target_out_and_a_night_recorded_twice_are_refused(db):
 
 def test_only_the_latest_night_can_be_recorded_again(db):
     ok(night(db, 0, "--kill", 11))
-    ok(night(db, 1, "--kill", 12))
+    ok(night(db, 1, "--kill", 12, "--skip-day"))
     refused(night(db, 0, "--kill", 13, "--replace"), "只能重新记录最近的一夜")
 
 
@@ -205,7 +206,7 @@ def test_a_silenced_players_other_posts_read_as_anyones(db, serve_site):
 
 def test_frenzy_lasts_one_day(db, serve_site):
     ok(night(db, 0, "--silence", 13))
-    ok(night(db, 1))  # nightfall ends the 癫狂
+    ok(night(db, 1, "--skip-day"))  # nightfall ends the 癫狂
     url = serve(serve_site, votes("20:00:00", {13: "投2号"}))
     doc = tally_json(db, url, "--round", 2)
     assert next(b for b in doc["ballots"] if b["seat"] == 13)["target"] == 2
@@ -319,4 +320,4 @@ def test_the_deadline_is_the_first_days_and_status_names_the_next_night(db, serv
     ok(night(db, 0))
     url = serve(serve_site, votes("20:00:00", {1: "投11", 2: "投11"}))
     ok(tally(db, url, "--record", deadline=DEADLINE))
-    assert "第 2 轮夜晚：killmod night --round 1" in ok(run("status", "--db", db))
+    assert "第 1 夜：killmod night --round 1" in ok(run("status", "--db", db))

@@ -83,7 +83,13 @@ def cases(*rows: tuple) -> list:
     ),
 )
 def test_seat_number_forms_are_read_as_the_seat(reader: BallotReader, text: str, seat: int) -> None:
-    assert reader.read(text) == Reading("vote", seat, fragment=fold(text))
+    reading = reader.read(text)
+    assert (reading.kind, reading.target, reading.fragment, reading.read_as) == (
+        "vote",
+        seat,
+        fold(text),
+        "seat",
+    )
 
 
 @pytest.mark.parametrize(
@@ -440,7 +446,8 @@ def test_normalize_folds_width_case_and_whitespace(text: str, normalised: str) -
 
 def test_a_roster_without_names_still_reads_seats() -> None:
     reader = BallotReader(Roster(players=()))
-    assert reader.read("投5号") == Reading("vote", 5, fragment="投5号")
+    reading = reader.read("投5号")
+    assert (reading.kind, reading.target, reading.fragment) == ("vote", 5, "投5号")
     assert reader.read("投meer").kind == "unknown_target"
 
 
@@ -474,3 +481,193 @@ def test_the_pointing_reads_zhiren_forms(text, kind, target):
 def test_zhiren_is_no_ballot_in_a_day_vote(text):
     """X 术语 33 “指认：同‘验’”; 1.2 and V4.0 have no pointing."""
     assert BallotReader(ROSTER).read(text).kind == "none"
+
+
+# --- real players' words (issue 27): scripts, parts of names, vote: inside chatter -------------
+
+# A board's names as players write them: a traditional name, long names players shorten,
+# two names sharing their start, latin names with a shared part, a nickname as alias.
+PLAYERS = {
+    1: "歐逆醬",
+    2: "红叶晚潇潇",
+    3: "sakyas",
+    4: "ako",
+    5: "kingpin",
+    6: "咸鱼王",
+    7: "红叶子",
+    8: "Lisa",
+    9: "月下独酌",
+    10: "兵长",
+}
+WORDS = BallotReader(
+    Roster(
+        players=tuple(
+            Player(seat, name, aliases=("小咸",) if seat == 6 else (), alive=seat != 10)
+            for seat, name in PLAYERS.items()
+        ),
+        judges=("法官",),
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "seat", "read_as", "detail", "script"),
+    cases(
+        ("simplified-for-a-traditional-name", "vote：欧逆酱", 1, "name", "欧逆酱", True),
+        ("traditional-as-the-roster-writes-it", "vote：歐逆醬", 1, "name", "欧逆酱", False),
+        ("traditional-for-a-simplified-name", "投紅葉晚瀟瀟", 2, "name", "红叶晚潇潇", True),
+        ("mixed-scripts-in-one-name", "投紅叶晚潇潇", 2, "name", "红叶晚潇潇", True),
+        ("part-of-a-name", "vote:红叶晚", 2, "part", "红叶晚", False),
+        ("part-in-the-other-script", "vote:歐逆", 1, "part", "欧逆", False),
+        ("part-of-a-traditional-name-in-simplified", "vote:欧逆", 1, "part", "欧逆", True),
+        ("end-of-a-name", "投独酌", 9, "part", "独酌", False),
+        ("latin-part", "vote saky", 3, "part", "saky", False),
+        ("latin-part-of-two-letters", "vote:li", 8, "part", "li", False),
+        ("alias", "投小咸", 6, "alias", "小咸", False),
+        ("part-of-an-alias", "vote:鱼王", 6, "part", "鱼王", False),
+        ("seat", "vote:4", 4, "seat", "4", False),
+        ("whole-name-beats-a-longer-names-part", "vote:ako", 4, "name", "ako", False),
+    ),
+)
+def test_names_read_across_scripts_and_from_a_part(text, seat, read_as, detail, script):
+    """Issue 27.1–2: 歐逆醬 and 欧逆酱 are one name; a part of exactly one living player's
+    name or alias is a vote for him, and the reading says how it was read."""
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.target, reading.read_as, reading.detail, reading.script) == (
+        "vote",
+        seat,
+        read_as,
+        detail,
+        script,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "detail"),
+    cases(
+        ("part-of-two-names", "vote:红叶", "2,7"),
+        ("part-of-two-names-in-traditional", "投紅葉", "2,7"),
+        ("latin-part-of-two-names", "vote:sa", "3,8"),
+        ("bare-part-of-two-names", "红叶", "2,7"),
+    ),
+)
+def test_a_part_of_several_names_is_ambiguous_and_names_them(text, detail):
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.target, reading.detail, reading.read_as) == (
+        "ambiguous",
+        None,
+        detail,
+        "part",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "suggestion"),
+    cases(
+        ("one-letter-is-no-part", "vote:k", "k", 5),
+        ("latin-part-running-on", "vote sakyax", "sakyax", 3),
+        ("typo-for-the-rest-of-a-name", "投月下独饮", "月下独饮", 9),
+        ("part-of-a-dead-players-name", "vote:兵长", None, None),
+        ("nickname-by-initials", "vote kp", "kp", 5),
+        ("nickname-glued-to-talk", "vote:kp希望你是兵长", "kp", 5),
+        ("chinese-nickname-glued-to-talk", "vote:鱼希望你明天还在", "鱼", 6),
+        ("one-character-nickname", "投鱼", "鱼", 6),
+        ("unknown", "vote:老张", "老张", None),
+    ),
+)
+def test_a_near_miss_or_a_nickname_is_a_suggestion_never_a_vote(text, token, suggestion):
+    """A slip of the pen and a nickname nobody recorded are ``unknown_target``: the
+    suggested seat is for the judge (killmod alias), never counted."""
+    reading = WORDS.read(text)
+    if token is None:  # 兵长 is dead: his whole name is read, and the tally rejects it
+        assert (reading.kind, reading.target, reading.read_as) == ("vote", 10, "name")
+        return
+    assert (reading.kind, reading.detail, reading.suggestion) == (
+        "unknown_target",
+        token,
+        suggestion,
+    )
+
+
+LONG_POST = (
+    "昨天晚上的发言我看了好几遍，兵长的逻辑其实没问题，倒是红叶子一直在划水，"
+    "ako的站边也很奇怪，前后矛盾。"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "seat"),
+    cases(
+        ("colon", "vote:ako", 4),
+        ("full-width-colon", "vote：ako", 4),
+        ("space", "vote ako", 4),
+        ("capitals", "VOTE: Ako", 4),
+        ("hashes", "## vote ako", 4),
+        ("full-width-hashes", "＃＃vote:ako", 4),
+        ("bbcode-around", "[b]vote: ako[/b]", 4),
+        ("bbcode-inside", "vote:[b][color=red]ako[/color][/b]", 4),
+        ("at-the-end-of-a-long-post", LONG_POST + "vote:ako", 4),
+        ("at-the-start-of-a-long-post", "vote:ako\n" + LONG_POST, 4),
+        ("in-the-middle-of-a-long-post", LONG_POST + "所以vote:ako，明天再看。" + LONG_POST, 4),
+        ("talk-glued-on", "vote:ako希望你是兵长", 4),
+        ("part-with-talk-glued-on", "vote:红叶晚希望你是兵长", 2),
+        ("unvote-then-vote", "unvote: sakyas ## vote：欧逆酱", 1),
+        ("unvote-hashes-then-vote", "##unvote\n##vote 红叶晚潇潇", 2),
+        ("dash", "vote——ako", 4),
+    ),
+)
+def test_vote_the_way_forum_players_write_it(text, seat):
+    """Issue 27.3: ``vote:`` wherever it stands, however it is marked up, with talk glued on."""
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.target) == ("vote", seat)
+
+
+@pytest.mark.parametrize("text", ["unvote: sakyas", "##unvote", "UNVOTE", "撤票"])
+def test_an_unvote_alone_is_no_vote_and_says_so(text):
+    """No rule set has a withdrawal: an unvote alone is no ballot (the tally keeps the
+    earlier one, docs/rules/1.2.md)."""
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.unvote) == ("none", True)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "seat", "follow"),
+    cases(
+        ("genpiao", "跟票5号", "vote", 5, True),
+        ("genpiao-name", "跟票 ako", "vote", 4, True),
+        ("bupiao", "补票：5号", "vote", 5, True),
+        ("bupiao-abstain", "补票 弃权", "abstain", None, True),
+        ("genpiao-then-vote", "跟票，投5号", "vote", 5, True),
+        ("not-following", "我不跟票，投5号", "vote", 5, False),
+        ("plain-vote", "投5号", "vote", 5, False),
+    ),
+)
+def test_genpiao_and_bupiao_are_read_as_votes_and_marked(text, kind, seat, follow):
+    """X 注意事项 11 makes them invalid; the reader reads them and says so (``follow``)."""
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.target, reading.follow) == (kind, seat, follow)
+
+
+@pytest.mark.parametrize(
+    ("text", "writer"),
+    cases(
+        ("pronoun-me-is-the-writer", "vote me", True),
+        ("talk-start-is-no-part", "投一个吧", False),
+    ),
+)
+def test_pronouns_and_talk_are_no_part_of_a_name(text, writer):
+    """``me`` (of meer) is the writer; 一个 (of 一个人) starts like talk: neither is read
+    as a part (a near miss may still be suggested, never counted)."""
+    roster = Roster(players=(Player(1, "meer"), Player(2, "一个人")))
+    reading = BallotReader(roster).read(text)
+    assert (reading.kind, reading.writer) == ("unknown_target", writer)
+
+
+def test_parts_are_looked_up_in_a_table_made_once_per_roster():
+    """A part is a dictionary lookup per length tried: the table holds every part of the
+    living players' names and aliases (precomputed), and nothing of the dead's."""
+    table = WORDS._parts
+    assert table["红叶"] == (2, 7)
+    assert table["鱼王"] == (6,)
+    assert "兵长" not in table  # 10 is dead
+    assert "k" not in table and "a1" not in table

@@ -137,4 +137,4 @@ def test_watch_record_needs_the_game_file_and_a_round_it_can_record(tmp_path, se
     assert done.exit_code == 2 and "第 1 轮的投票已经记录过" in done.output
     # the next round, on the same thread: refused by the same guard as tally --record
     done = run("watch", url, "--db", db, "--deadline", deadline(1), "--record")
-    assert done.exit_code == 2 and "已经作为第 1 轮记录过" in done.output
+    assert done.exit_code == 2 and "是游戏文件记下的第 1 轮的投票帖，不是第 2 轮的" in done.output

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from killmod.core.errors import BadInput
+
 if TYPE_CHECKING:
     from killmod.game.delivery import Handout
     from killmod.game.store import Event, Game
@@ -45,13 +47,59 @@ def step_file(game: Game, stem: str, kind: str, same: Callable[[Event], bool]) -
     The name is the step's, never the folder's: a step recorded again (a night with
     ``--replace``, lots made again after their tie was re-recorded) is ``stem-2.txt``,
     ``stem-3.txt``…, counting this game's earlier ``kind`` events that are ``same``
-    (voided ones too); the second game of a file prefixes ``game2-``.  So a file already
-    there under that name is never last time's: it is an error (``refuse_taken``).
+    (voided ones too, but not those of a step undone, whose files ``undo`` moved aside);
+    the second game of a file prefixes ``game2-``.  So a file already there under that
+    name is never last time's: it is an error (``refuse_taken``).
     """
-    earlier = sum(1 for event in game.events(kind, include_void=True) if same(event))
+    aside = {event.data["step"] for event in game.events("undone") if event.data.get("moved")}
+    earlier = sum(
+        1
+        for event in game.events(kind, include_void=True)
+        if same(event) and event.step not in aside
+    )
     name = stem if earlier == 0 else f"{stem}-{earlier + 1}"
     number = len(game.previous_games()) + 1
     return f"{name}.txt" if number == 1 else f"game{number}-{name}.txt"
+
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def refuse_output_path(
+    path: Path, *, game_file: Path | None, private_dir: Path | None, kind: str, magic: bytes
+) -> None:
+    """An output file (``kind`` names it, ``magic`` is how such a file begins) is never
+    written over the game file, into the private folder, or over an existing file of
+    anything else; one of its own kind is replaced (the command writes it again)."""
+    target = Path(os.path.abspath(path))
+    if game_file is not None and _same_file(target, game_file):
+        raise BadInput(f"{path} 是游戏文件，不能用来写{kind}：换一个文件名（游戏文件没有改动）。")
+    if private_dir is not None:
+        folder = Path(os.path.abspath(private_dir))
+        if target == folder or folder in target.parents:
+            raise BadInput(
+                f"{path} 在私密文件夹 {private_dir} 里：{kind}是要公开的，"
+                "不能写进只有法官能读的文件夹。换一个位置。"
+            )
+    if target.is_dir():
+        raise BadInput(f"{path} 是文件夹：请给出{kind}的文件名。")
+    if os.path.lexists(target):
+        if target.is_symlink():
+            raise BadInput(f"{path} 是符号链接：killmod 不会跟随它写{kind}。换一个文件名。")
+        with open(target, "rb") as existing:
+            start = existing.read(len(magic))
+        if start != magic:
+            raise BadInput(
+                f"{path} 已经存在，不是{kind}：killmod 不会覆盖它。换一个文件名，或先移走它。"
+            )
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return Path(os.path.abspath(other)) == one
 
 
 def post(text: str) -> None:

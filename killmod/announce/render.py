@@ -8,12 +8,13 @@ input naming it.  What a template receives is a view built for its audience by
 ``killmod.announce.views``: a public template (the posts, the status) gets a ``PublicView`` —
 seats, names, alive or out, the identities the rule set announces, never a living
 player's role or a hidden night effect — and a private one (notices, lots, the night
-for the judge) a ``PrivateView``.  The JSON document is ``killmod.announce.tallydoc``'s (no Jinja2
+for the judge) a ``PrivateView``.  The JSON document is ``killmod.game.tallyjson``'s (no Jinja2
 for it).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from contextlib import suppress
 from hashlib import sha1
@@ -38,6 +39,9 @@ from killmod.announce.textwidth import cell, columns
 from killmod.announce.views import PrivateView, PublicView, gameover_view, tally_view
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, Roster, TallyResult
+from killmod.core.trust import fix_for, untrusted_file, untrusted_folder
+
+logger = logging.getLogger("killmod.templates")
 
 # The templates whose texts are secret: only ``render_private`` renders them, and no
 # text carrying their words may be posted (``private_marks``).
@@ -61,7 +65,8 @@ def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
     if templates is not None:
         if not templates.is_dir():
             raise BadInput(f"模板文件夹不存在：{templates}")
-        loaders.insert(0, FileSystemLoader(str(templates)))
+        _refuse_untrusted(templates, templates)
+        loaders.insert(0, _JudgesLoader(templates))
     env = ImmutableSandboxedEnvironment(
         loader=ChoiceLoader(loaders),
         bytecode_cache=_compiled_templates(),
@@ -74,7 +79,44 @@ def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
     env.filters["columns"] = columns
     env.filters["cell"] = cell
     env.filters["hm"] = lambda moment: moment.strftime("%m-%d %H:%M:%S") if moment else "—"
+    # ``tojson`` shows Chinese as Chinese (``killmod verify`` prints parts of a bundle).
+    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": True}
     return env
+
+
+class _JudgesLoader(FileSystemLoader):
+    """The judge's own templates (``--templates``): each file, and the folders it is in, must
+    be his alone (``killmod.core.trust``) — a template another user may change decides
+    what is posted in the judge's name."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(str(folder))
+        self.folder = folder
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        _refuse_untrusted(Path(filename).parent, self.folder)
+        problem = untrusted_file(Path(filename), os.stat(filename))
+        if problem:
+            raise BadInput(
+                f"模板 {template} 不用：{problem}。模板决定以你的名义发出的内容，"
+                f"只能来自只有你能改的文件。修正：{fix_for(Path(filename))}"
+            )
+        return source, filename, uptodate
+
+
+def _refuse_untrusted(folder: Path, templates: Path) -> None:
+    """Refuse the judge's templates folder ``templates`` when ``folder`` (it, or one inside
+    it) is not his alone, with the fix."""
+    found = untrusted_folder(folder)
+    if found is None:
+        return
+    at, problem = found
+    fix = fix_for(at) if at.is_relative_to(templates.absolute()) else f"chmod go-w '{at}'"
+    raise BadInput(
+        f"模板文件夹 {templates} 不用：{problem}。别人能改的模板会以你的名义发帖，"
+        f"所以只用只有你能改的文件夹。修正：{fix}（或把模板放到只属于你的文件夹里）"
+    )
 
 
 class _CompiledTemplates(FileSystemBytecodeCache):
@@ -83,11 +125,26 @@ class _CompiledTemplates(FileSystemBytecodeCache):
 
     A sandboxed template compiles to other code than a plain one (every call goes
     through the sandbox's check), so the key says the code is the sandbox's: a template
-    compiled by another environment under the same name is never loaded.
+    compiled by another environment under the same name is never loaded.  A compiled
+    template is code that runs as the judge: a file in the folder that another user owns
+    or may write to is never loaded (compiled again instead).
     """
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return sha1(f"sandboxed-immutable|{name}|{filename}".encode()).hexdigest()
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        name = Path(self._get_cache_filename(bucket))
+        try:
+            handle = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:  # not there (or a link): compiled again
+            return
+        with os.fdopen(handle, "rb") as file:
+            problem = untrusted_file(name, os.fstat(file.fileno()))
+            if problem:
+                _warn_once(f"编译好的模板 {name} 不用：{problem}（已重新编译）。修正：rm '{name}'")
+                return
+            bucket.load_bytecode(file)
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         with suppress(OSError):
@@ -98,16 +155,35 @@ def _compiled_templates() -> FileSystemBytecodeCache | None:
     """Where compiled templates are kept, in killmod's cache folder: compiling a command's
     templates takes ~40 ms of every start.  Jinja checks each against its source.
 
-    Compiled templates are code that runs: a folder others may write to is not used.
+    Compiled templates are code that runs: a folder that is not the judge's alone (owned
+    by another user, or writable by others — it or a folder above it) is not used, and the
+    judge is told once how to fix it.
     """
     folder = user_cache_path("killmod") / "templates"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if os.name != "nt" and folder.stat().st_mode & 0o022:
-            return None
     except OSError:
         return None
+    found = untrusted_folder(folder)
+    if found is not None:
+        at, problem = found
+        fix = f"mv '{folder}' '{folder}.untrusted'" if at == folder else f"chmod go-w '{at}'"
+        _warn_once(
+            f"编译好的模板的缓存文件夹不用：{problem}——放在那里的代码会以你的身份运行。"
+            f"模板每次重新编译（慢几十毫秒）。修正：{fix}"
+        )
+        return None
     return _CompiledTemplates(str(folder))
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """Tell the judge (stderr) once per command, however many templates it renders."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        logger.warning(message)
 
 
 def inert_bbcode(text: object) -> str:

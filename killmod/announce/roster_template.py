@@ -7,6 +7,7 @@ written: ``killmod deal`` deals them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ class RosterTemplate:
 
     players: int
     text: str
+    code: str | None = None  # V4.0's version code for this count
 
 
 def roster_template(
@@ -48,7 +50,8 @@ def roster_template(
     view = roster_template_view(
         ruleset.NAME, title(ruleset.NAME), players, lines, row.get("code"), variants, file_name
     )
-    return RosterTemplate(players, render_public("roster.toml.j2", templates, view))
+    text = render_public("roster.toml.j2", templates, view)
+    return RosterTemplate(players, text, row.get("code"))
 
 
 def write_roster_template(path: Path, text: str, *, force: bool) -> None:
@@ -60,3 +63,80 @@ def write_roster_template(path: Path, text: str, *, force: bool) -> None:
         raise BadInput(f"{path} 已经存在：换一个文件名，或加 --force 覆盖。") from None
     except OSError as error:
         raise BadInput(f"{path}：无法写入（{error.strerror}）") from None
+
+
+@dataclass(frozen=True)
+class RuleSetChoice:
+    """A rule set as the 新游戏 form offers it: its name, title, player counts, 花样玩法."""
+
+    name: str
+    title: str
+    sizes: tuple[int, ...]
+    variants: tuple[tuple[str, str], ...] = ()
+
+
+def rule_set_choices() -> tuple[RuleSetChoice, ...]:
+    """Every rule set with the counts its table allows (and 2.0's 花样玩法)."""
+    from killmod.rules import RULE_SETS
+    from killmod.rules.variants import VARIANT_NAMES
+
+    choices = []
+    for name in RULE_SETS:
+        sizes = tuple(row["players"] for row in rule_set(name).table())
+        variants = tuple(VARIANT_NAMES.items()) if name == "2.0" else ()
+        choices.append(RuleSetChoice(name, title(name), sizes, variants))
+    return tuple(choices)
+
+
+@dataclass(frozen=True)
+class RosterSeat:
+    """One seat of the roster as the form gives it."""
+
+    seat: int
+    name: str
+    uid: int | None = None
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RosterForm:
+    """A roster as the 新游戏 form gives it, to be written as the roster file's TOML."""
+
+    rules: str
+    players: tuple[RosterSeat, ...]
+    judges: tuple[tuple[str, int | None], ...] = ()
+    substitutes: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    code: str | None = None
+    timezone: str = "Asia/Shanghai"
+
+
+def _string(text: str) -> str:
+    """``text`` as a TOML basic string (JSON's escapes are TOML's)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def roster_text(form: RosterForm) -> str:
+    """The roster file the form describes (read by ``killmod.game.roster`` as any roster
+    file is, with every check it makes)."""
+    judges = ", ".join(
+        _string(name) if uid is None else f"{{ name = {_string(name)}, uid = {uid} }}"
+        for name, uid in form.judges
+    )
+    lines = [f"rules = {_string(form.rules)}"]
+    if form.code:
+        lines.append(f"code = {_string(form.code)}")
+    if form.variants:
+        lines.append(f"variants = [{', '.join(_string(v) for v in form.variants)}]")
+    lines += [
+        f"timezone = {_string(form.timezone)}",
+        f"judges = [{judges}]",
+        f"substitutes = [{', '.join(_string(name) for name in form.substitutes)}]",
+    ]
+    for player in form.players:
+        lines += ["", "[[players]]", f"seat = {player.seat}", f"name = {_string(player.name)}"]
+        if player.uid is not None:
+            lines.append(f"uid = {player.uid}")
+        if player.aliases:
+            lines.append(f"aliases = [{', '.join(_string(a) for a in player.aliases)}]")
+    return "\n".join(lines) + "\n"

@@ -36,7 +36,7 @@ from killmod.core.model import (
 )
 from killmod.core.redact import redact, redact_url
 from killmod.core.times import format_local, local_text
-from killmod.game.tallyjson import revealed_camps
+from killmod.game.tallyjson import HIDDEN_FLAGS, HIDDEN_VERDICTS, revealed_camps
 
 if TYPE_CHECKING:
     from killmod.rules.base import Check, NightNotice
@@ -54,13 +54,8 @@ if TYPE_CHECKING:
     from killmod.usecases.status import Status
     from killmod.usecases.sub import Substitution
     from killmod.usecases.undo import Undone
+    from killmod.usecases.verify import Verification
     from killmod.usecases.watch import Update
-
-# A silenced (V4.0 癫狂) player's ballot, shown publicly: not counted, no reason given.
-NOT_COUNTED = "not_counted"
-# The verdicts and flags that name a hidden night effect (V4.0 【沉默】).
-HIDDEN_VERDICTS = {"frenzy": NOT_COUNTED}
-HIDDEN_FLAGS = frozenset({"frenzy"})
 
 
 @dataclass(frozen=True)
@@ -262,19 +257,51 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
                 else None
             ),
             "blocked": {v.pid for v in result.verdicts if "banned" in v.notes},
+            "suggestions": suggestions(result),
+            "voted_out": result.outcome.seat if result.outcome.kind == "eliminated" else None,
+            "parts": {
+                v.pid: v.detail
+                for v in result.verdicts
+                if v.verdict == "ambiguous" and v.read_as == "part"
+            },
         }
     )
 
 
-def tally_notes_view(result: TallyResult) -> PublicView:
+def suggestions(result: TallyResult) -> dict[tuple[int | None, str], int]:
+    """The seat suggested for each name nobody has (a near miss), by floor and name."""
+    return {(f.floor, f.detail): f.suggestion for f in result.flags if f.reason == "near_miss"}
+
+
+# Verdicts whose ballot stands or stood: a loose reading of one changed the count.
+_BALLOT_VERDICTS = frozenset({"counted", "superseded"})
+
+
+def tally_notes_view(result: TallyResult, *, game_file: bool = True) -> PublicView:
     """The judge's notes on a tally that are no secret: minute-precision times in the
     deadline's minute, ballots that look like a slip of the pen (not counted), and how many
-    posts a hidden effect left uncounted (not whose)."""
+    posts a hidden effect left uncounted (not whose); the loose readings — a ballot read
+    from a part of a name or from a name in another script than the roster's (``loose``),
+    a part of several names (``unsure``) — and each name nobody has with the command that
+    makes it the suggested seat's alias (``unknown``; ``game_file``: the judge counts with
+    a game file, else from a roster file)."""
+    public = [public_verdict(v) for v in result.verdicts]
     return PublicView(
         {
             "flags": [f for f in result.flags if f.reason not in HIDDEN_FLAGS],
             "hidden": sum(1 for f in result.flags if f.reason in HIDDEN_FLAGS),
             "names": names(result.roster),
+            "loose": [
+                v
+                for v in public
+                if v.verdict in _BALLOT_VERDICTS
+                and v.kind == "vote"
+                and (v.read_as == "part" or "script" in v.notes)
+            ],
+            "unsure": [v for v in public if v.verdict == "ambiguous" and v.read_as == "part"],
+            "unknown": [v for v in public if v.verdict == "unknown_target" and v.detail],
+            "suggestions": suggestions(result),
+            "game_file": game_file,
         }
     )
 
@@ -315,6 +342,12 @@ def reveal_view(drawn: Reveal, roster: Roster) -> PublicView:
 def verify_view(text: str, computed: str, published: str, same: bool) -> PublicView:
     """``lottery verify``: the recomputed commitment next to the published one."""
     return PublicView({"text": text, "computed": computed, "published": published, "same": same})
+
+
+def evidence_check_view(check: Verification) -> PublicView:
+    """``killmod verify``: each vote of a bundle counted again, its differences, the lottery.
+    Everything in it comes from the bundle, which holds no secret."""
+    return PublicView({"check": check})
 
 
 def gameover_view(winner: GameOver, roster: Roster) -> PublicView:
@@ -809,7 +842,7 @@ def notice_view(
 def prod_view(report: LurkerReport, seat: int, rules: ModuleType) -> PrivateView:
     """The message to one lurker (站内短信): his posts in the round, the minimum, the
     rule text's words on what his answer decides (1.2 二.2.2)."""
-    count = next(count for count in report.counts if count.seat == seat)
+    count = next(c for c in report.counts if c.seat == seat and c.warnable)
     return PrivateView(
         {
             "count": count,

@@ -38,8 +38,11 @@ from killmod.core.model import (
 from killmod.core.names import fold, shown
 
 # When several reasons fit one post, the first of these is reported (README, “The JSON
-# document”). ``repeat_ballot`` (X: a ballot after the voter's first) comes last: it is
-# known only once the post would otherwise count.
+# document”). ``repeat_ballot`` (X: a ballot after the voter's first) and ``follow_vote``
+# (X: a ballot that says 跟票 or 补票) come after the contract's codes: they are known only
+# once the post would otherwise count.  ``hidden_text`` (a ballot only in text the board
+# renders invisible: ``Post.hidden``) is the one a post gets instead of ``no_vote`` when its
+# visible text holds no ballot.
 REASONS = (
     "not_player",
     "dead",
@@ -52,6 +55,8 @@ REASONS = (
     "invalid_target",
     "edited",
     "repeat_ballot",
+    "follow_vote",
+    "hidden_text",
 )
 MINUTE = timedelta(seconds=59)
 
@@ -95,6 +100,9 @@ class _Accepted:
     fragment: str
     ruling: str | None
     notes: tuple[str, ...]
+    read_as: str = ""
+    detail: str = ""
+    follow: bool = False
 
 
 def count_votes(
@@ -143,6 +151,8 @@ def count_votes(
             fragment=reading.fragment if reading else "",
             ruling=ruling,
             notes=notes,
+            read_as=reading.read_as if reading else "",
+            detail=reading.detail if reading else "",
         )
         if verdict in REASONS or verdict == "time_ambiguous":
             rejected.append(
@@ -155,6 +165,8 @@ def count_votes(
         history = accepted.get(player.seat, [])
         if policy.ballots == "first":
             history = _first_stands(history, verdicts, rejected)
+        if policy.follow_invalid:
+            history = _no_follow(history, verdicts, rejected)
         for earlier, later in pairwise(history):
             if (earlier.kind, earlier.target) != (later.kind, later.target):
                 changes.append(
@@ -173,6 +185,7 @@ def count_votes(
         ballots.append(_standing_ballot(player, history, rules))
 
     counts = _counts(ballots, roster)
+    outcome = _outcome(counts)
     excused = _excused(ballots, scope, deadline, roster) if policy.warn_non_voters else ()
     return TallyResult(
         rules=rules.NAME,
@@ -181,11 +194,11 @@ def count_votes(
         source=source,
         ballots=tuple(ballots),
         counts=counts,
-        outcome=_outcome(counts),
+        outcome=outcome,
         changes=tuple(changes),
         rejected=tuple(sorted(rejected, key=lambda r: (r.posted_at, r.pid))),
         flags=tuple(flags),
-        warnings=_warnings(ballots, roster, rules, excused),
+        warnings=_warnings(ballots, roster, rules, excused, outcome),
         verdicts=tuple(verdicts[post.pid] for post in ordered),
         roster=roster,
         excused=excused,
@@ -204,6 +217,25 @@ def _first_stands(
             Rejection(post.pid, post.floor, post.author, item.seat, "repeat_ballot", post.posted_at)
         )
     return history[:1]
+
+
+def _no_follow(
+    history: list[_Accepted], verdicts: dict[int, Verdict], rejected: list[Rejection]
+) -> list[_Accepted]:
+    """X 注意事项 11 “不得跟票或补票。跟票或补票将被记为无效票”: a ballot that says 跟票 or
+    补票 is rejected ``follow_vote``.  It is the voter's one ballot (3.18), invalid: a later
+    one is a ``repeat_ballot`` already (``_first_stands``), and he has no vote."""
+    kept = []
+    for item in history:
+        if not item.follow:
+            kept.append(item)
+            continue
+        post = item.post
+        verdicts[post.pid] = _accepted_verdict(item, "follow_vote")
+        rejected.append(
+            Rejection(post.pid, post.floor, post.author, item.seat, "follow_vote", post.posted_at)
+        )
+    return kept
 
 
 def _excused(
@@ -254,6 +286,12 @@ def _judge_post(post, standing, player, roster, deadline, reader, options, scope
             return "time_ambiguous", seat, None, ruling_note, ()
 
     reading, notes = _reading(post, seat, ruling, reader)
+    hidden = _hidden_ballot(post, reader) if ruling is None else None
+    if hidden is not None:
+        notes = (*notes, "hidden_text")
+        flags.append(Flag(post.floor, seat, "hidden_text", hidden.fragment))
+        if reading.kind == "none":  # the only ballot is one nobody can see: not counted
+            return "hidden_text", seat, hidden, ruling_note, notes
     if reading.kind == "proxy":
         return "proxy", seat, reading, ruling_note, notes
     if reading.kind == "none":
@@ -279,7 +317,18 @@ def _judge_post(post, standing, player, roster, deadline, reader, options, scope
         # silenced player's other posts look the same as everyone's in the public count.
         flags.append(Flag(post.floor, seat, "frenzy"))
         return "frenzy", seat, reading, ruling_note, notes
-    return _Accepted(post, seat, reading.kind, reading.target, reading.fragment, ruling_note, notes)
+    return _Accepted(
+        post,
+        seat,
+        reading.kind,
+        reading.target,
+        reading.fragment,
+        ruling_note,
+        notes,
+        reading.read_as,
+        reading.detail,
+        reading.follow,
+    )
 
 
 def _reading(
@@ -293,10 +342,30 @@ def _reading(
         return Reading(kind="none"), ("banned",)
     reading = reader.read(post.body)
     if reading.writer and seat is not None:  # 投我 / 投自己: the writer's own seat
-        reading = Reading(kind="vote", target=seat, fragment=reading.fragment)
+        reading = replace(
+            reading, kind="vote", target=seat, read_as="writer", writer=False, suggestion=None
+        )
     if reading.kind == "none" and any(reader.read(q).kind == "vote" for q in post.quotes):
         return reading, ("quoted",)
-    return reading, ()
+    return reading, _reading_notes(reading)
+
+
+def _reading_notes(reading: Reading) -> tuple[str, ...]:
+    """What the audit notes about how a post was read: a name written in another script
+    than the roster's (``script``), an unvote that takes nothing back (``unvote``)."""
+    if reading.script:
+        return ("script",)
+    return ("unvote",) if reading.unvote else ()
+
+
+def _hidden_ballot(post: Post, reader: BallotReader) -> Reading | None:
+    """What the post's invisible text (``Post.hidden``) reads as, when it reads as a ballot
+    of any kind: a vote nobody could see is no ballot, but the judge is shown it."""
+    for text in post.hidden:
+        reading = reader.read(text)
+        if reading.kind != "none":
+            return reading
+    return None
 
 
 def _timing(moment: datetime, precision: str, deadline: datetime) -> str:
@@ -338,6 +407,8 @@ def _accepted_verdict(item: _Accepted, verdict: str) -> Verdict:
         fragment=item.fragment,
         ruling=item.ruling,
         notes=item.notes,
+        read_as=item.read_as,
+        detail=item.detail,
     )
 
 
@@ -374,27 +445,41 @@ def _outcome(counts: tuple[Count, ...]) -> Outcome:
 
 
 def _warnings(
-    ballots: list[Ballot], roster: Roster, rules: ModuleType, excused: tuple[int, ...]
+    ballots: list[Ballot],
+    roster: Roster,
+    rules: ModuleType,
+    excused: tuple[int, ...],
+    outcome: Outcome,
 ) -> tuple[GameWarning, ...]:
     if not rules.TALLY_POLICY.warn_non_voters:
         return ()
     warned = [(b.seat, b.name) for b in ballots if b.kind == "self" and b.seat not in excused]
-    return next_warnings(warned, roster, rules)
+    voted_out = outcome.seat if outcome.kind == "eliminated" else None
+    return next_warnings(warned, roster, rules, voted_out=voted_out)
 
 
 def next_warnings(
-    players: Iterable[tuple[int, str]], roster: Roster, rules: ModuleType
+    players: Iterable[tuple[int, str]],
+    roster: Roster,
+    rules: ModuleType,
+    *,
+    voted_out: int | None = None,
 ) -> tuple[GameWarning, ...]:
     """One more warning for each (seat, name), in the order given (the substitutes' order).
 
     The total adds the warnings ``roster`` carries; ``rules.warning_action`` says
-    what it brings: warn, the next substitute, or out (淹死) with none left.
+    what it brings: warn, the next substitute, or out (淹死) with none left.  The seat
+    ``voted_out`` by the same vote is out by the vote (1.2 “得票最高者由法官宣布死亡”): a
+    warning that would bring a substitute or drown him is ``out`` and takes no substitute
+    from the bench (docs/rules/1.2.md).
     """
     substitutes = list(roster.substitutes)
     warnings = []
     for seat, name in players:
         total = roster.warnings.get(seat, 0) + 1
         action = rules.warning_action(total, len(substitutes))
+        if seat == voted_out and action != "warn":
+            action = "out"
         substitute = substitutes.pop(0) if action == "substitute" else None
         warnings.append(GameWarning(seat, name, total, action, substitute))
     return tuple(warnings)
@@ -403,12 +488,14 @@ def next_warnings(
 class AuthorIndex:
     """Who wrote a post: a judge, a seat's current or former holder, or an outsider.
 
-    A forum account is its uid: when the roster gives one for a person, a post is theirs
-    only if it shows that uid, or, in a view that shows no uids (printable, archiver, a
-    deleted account), their name exactly as the board shows it.  A lookalike name — one
-    that is the person's only after folding away case, width, zero-width or bidi
-    characters (``killmod.core.names.fold``) — is never taken for someone with a uid; for
-    someone without one it is, and ``lookalike`` says so for the audit.
+    A forum account is its uid: when the roster gives one for a person (or the board
+    showed it: ``killmod.ballots.uids.pin_uids``), a post is theirs only if it shows that
+    uid, or, in a view that shows no uids (printable, archiver, a deleted account), their
+    name exactly as the board shows it.  A lookalike name — one that is the person's only
+    after folding away case, width, zero-width or bidi characters
+    (``killmod.core.names.fold``) — is another account: never a player's or a former
+    holder's post, and ``lookalike`` says so for the audit.  Only a judge without a uid is
+    still taken by a lookalike name (flagged): a judge's post is never a ballot either way.
     """
 
     def __init__(self, roster: Roster) -> None:
@@ -463,9 +550,9 @@ class AuthorIndex:
         folded = self._by_folded.get(fold(author))
         if folded is None:
             return None, None
-        if folded.uid is not None:
-            return None, folded.name  # looks like someone whose uid it does not show
-        return folded, folded.name
+        if folded.kind == "judge" and folded.uid is None:
+            return folded, folded.name
+        return None, folded.name  # another account that only looks like someone's
 
 
 @dataclass(frozen=True)

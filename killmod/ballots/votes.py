@@ -7,8 +7,12 @@ abstain, a vote on someone else's behalf (proxy), an ambiguous post, a vote for 
 name it does not know, or no intent at all.  It does not judge the post (dead
 voter, late, edited, dead target…): the tally does.
 
-Texts are compared after ``killmod.core.names.fold`` (NFKC, casefold, one space for any run of
-whitespace), so ``５号`` is ``5号`` and ``Ｍｅｅｒ`` is ``meer``.  The decisions taken
+Texts are compared after ``killmod.core.names.fold`` (NFKC, casefold, traditional
+characters as simplified, one space for any run of whitespace), so ``５号`` is ``5号``,
+``Ｍｅｅｒ`` is ``meer`` and ``歐逆醬`` is ``欧逆酱``.  A target is the longest seat, name,
+alias or part of a living player's name or alias (≥ 2 letters) at its place; a part of
+several players' names is ambiguous.  Each vote says how its target was read
+(``Reading.read_as``), so that the audit shows every loose reading.  The decisions taken
 on ambiguous phrasings are listed in docs/rules/1.2.md.
 """
 
@@ -16,14 +20,19 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal, NamedTuple
 
 from killmod.core.model import Roster
-from killmod.core.names import fold
+from killmod.core.names import fold, unscripted
 
 ReadingKind = Literal["vote", "abstain", "proxy", "none", "ambiguous", "unknown_target"]
+# How a vote's target was read: a seat number, a player's name, one of his aliases, the
+# name of the seat's former holder, a part of one living player's name or alias, the
+# writer himself (投我: the tally knows his seat); a judge's or substitute's name is
+# ``name`` too.
+ReadAs = Literal["", "seat", "name", "alias", "former", "part", "writer"]
 
 
 @dataclass(frozen=True)
@@ -37,7 +46,12 @@ class Reading:
     ``detail`` is the unknown text, ``suggestion`` the seat of a near-miss name
     (never counted) and ``writer`` says the text names the writer (投我, 投自己),
     whom only the tally knows.  For ``ambiguous``, ``detail`` lists the targets
-    read ("5,7", "5,abstain"); for ``proxy``, the player voted for ("9 号").
+    read ("5,7", "5,abstain"; a part of two players' names "5,7" with ``read_as``
+    ``part``); for ``proxy``, the player voted for ("9 号").  For a ``vote``, ``detail``
+    is the target as read, ``read_as`` how it was read, and ``script`` says the name was
+    written in another script than the roster's (欧逆酱 for 歐逆醬).  ``follow`` says the
+    post says 跟票 or 补票 (X: an invalid ballot); ``unvote`` that a post without any vote
+    says unvote (撤票), which no rule set knows.
     """
 
     kind: ReadingKind
@@ -47,18 +61,28 @@ class Reading:
     suggestion: int | None = None
     detail: str = ""
     writer: bool = False
+    read_as: ReadAs = ""
+    script: bool = False
+    follow: bool = False
+    unvote: bool = False
 
 
 _NO_INTENT = Reading("none")
 
-# Between a verb and its target: spaces, colons, commas, brackets and quotes.
-_SEP_CLASS = r"[\s:,、\[\]【】()<>《》\"'“”‘’「」『』~=→-]*"
+# Between a verb and its target: spaces, colons, commas, brackets, quotes and dashes.
+_SEP_CLASS = r"[\s:,、\[\]【】()<>《》\"'“”‘’「」『』~=→—-]*"
 _SEP = re.compile(_SEP_CLASS)
-_NAME_SEP = re.compile(r"[\s:\[\]【】()<>《》\"'“”‘’「」『』~=→-]*")
+_NAME_SEP = re.compile(r"[\s:\[\]【】()<>《》\"'“”‘’「」『』~=→—-]*")
 _VERB_WORD = (
-    r"(?:投一?票[给給]|投回|投[给給]|改回|改[投票]回?[为爲成到给給]?|票投[给給]?|跟票|投票|投"
+    r"(?:投一?票[给給]|投回|投[给給]|改回|改[投票]回?[为爲成到给給]?|票投[给給]?|跟票|补票|投票|投"
     r"|(?<![a-z])vote[sd]?(?![a-z])(?:\s?(?:for|to)(?![a-z]))?)"
 )
+# X 注意事项 11 “不得跟票或补票”: the verbs that make a ballot a 跟票 or 补票.
+_FOLLOW = re.compile("跟票|补票")
+# Taking a vote back (forum players' unvote): no rule set has it (docs/rules/1.2.md).
+_UNVOTE = re.compile(r"(?<![a-z])unvote[sd]?(?![a-z])|撤票|撤回(?:投票|票)")
+# BBCode a board left as text ([b]vote: ako[/b]): the tags are no part of a ballot.
+_MARKUP = re.compile(r"\[/?(?:b|i|u|s|color|size|font|align|backcolor)(?:=[^\]\[]*)?\]")
 _ABSTAIN_WORD = (
     r"(?:弃权|棄權|弃權|棄权|弃票|棄票|放弃投票|放棄投票|(?<![a-z])abstain(?:s|ed)?(?![a-z]))"
 )
@@ -87,8 +111,8 @@ def _grammar(verb_word: str, first_chars: str) -> Grammar:
 
 
 # A day vote (1.2, V4.0, X), and the pointing round (1.0/2.0 指认), which also reads 投.
-VOTE = _grammar(_VERB_WORD, "投改票跟v弃棄放a")
-POINT = _grammar(rf"(?:{_POINT_WORD}|{_VERB_WORD})", "投改票跟v弃棄放a指")
+VOTE = _grammar(_VERB_WORD, "投改票跟补v弃棄放a")
+POINT = _grammar(rf"(?:{_POINT_WORD}|{_VERB_WORD})", "投改票跟补v弃棄放a指")
 
 # The night's choices a player sends the judge by 站内短信 (杀 7号, 验 5号, 狙 3…), one
 # grammar per choice (a ``NightChoice`` field, or 1.2's veto).  杀手 and 杀人 are talk,
@@ -147,6 +171,7 @@ _WRITER = re.compile(r"我自己|自己|本人|我(?![们們])|(?:me|myself)(?![
 _PROXY = re.compile(r"代替|替代|代表|代为|代爲|帮忙|幫忙|替|帮|幫|代")
 _BARE_PROXY = frozenset({"代", "替", "代替", "替代", "代为", "代爲"})
 _PRONOUN = re.compile(r"他们|她们|他們|她們|他|她|它|ta(?![a-z])|别人|別人|朋友|队友|隊友")
+_PRONOUN_OR_WRITER = re.compile(f"(?:{_WRITER.pattern})|(?:{_PRONOUN.pattern})")
 _TOKEN = re.compile(r"[^\s,.!?;:、。~'\"“”‘’()\[\]{}<>《》【】「」『』/\\|]+")
 _CJK = re.compile("[\u3400-\u9fff]")
 # Chinese text after a verb that starts like this is talk, not a name; particles at the
@@ -159,13 +184,39 @@ _TALK_START = frozenset(
 )
 _NAME_MAX = 15
 _NEAR_MISS = 0.6
-_FILLER = " ,.!?;:~。、'\"“”‘’()[]【】<>《》=*-"
+_FILLER = " ,.!?;:~。、'\"“”‘’()[]【】<>《》=*-#"
+# A name ending in a latin letter or digit does not run on into more of them (meer2).
+_RUN_ON = re.compile("[0-9a-z_]")
+# The latin start of a token: glued to Chinese talk, the name (vote:kp希望你是兵长 names kp).
+_LATIN_RUN = re.compile("[0-9a-z_]+")
+# At least this many letters (Chinese characters or latin letters) make a part of a name.
+_PART_LETTERS = 2
+
+
+class _Target(NamedTuple):
+    """A recognized target at ``start:end`` of the text, and how it was read.
+
+    ``written`` are the roster's texts the target is (a name: the name as the roster
+    writes it; a part: the names and aliases of its player).  A part of several living
+    players' names has no ``seat`` but their ``seats``.
+    """
+
+    start: int
+    end: int
+    seat: int | None
+    outsider: str | None = None
+    read_as: ReadAs = "seat"
+    written: tuple[str, ...] = ()
+    seats: tuple[int, ...] = ()
 
 
 class _Intent(NamedTuple):
-    """One vote intent found in a post (a tuple: a tally builds thousands)."""
+    """One vote intent found in a post (a tuple: a tally builds thousands).
 
-    kind: Literal["vote", "abstain", "unknown"]
+    ``parts``: a part of several players' names (their seats in ``target.seats``).
+    """
+
+    kind: Literal["vote", "abstain", "unknown", "parts"]
     fragment: str
     seat: int | None = None
     outsider: str | None = None
@@ -173,30 +224,37 @@ class _Intent(NamedTuple):
     suggestion: int | None = None
     writer: bool = False
     change: bool = False
+    target: _Target | None = None
 
     @property
     def label(self) -> str:
         """How the intent's target is listed in an ambiguous post's detail."""
         if self.kind == "abstain":
             return "abstain"
+        if self.kind == "parts":
+            return ",".join(str(seat) for seat in self.target.seats)
         if self.outsider is not None:
             return self.outsider
         return str(self.seat) if self.seat is not None else self.token
 
 
-class _Target(NamedTuple):
-    """A recognized target at some position of the text."""
+class _Known(NamedTuple):
+    """A name the roster knows (folded): whose it is and how the roster writes it."""
 
-    end: int
     seat: int | None
-    outsider: str | None = None
+    outsider: str | None
+    read_as: ReadAs
+    written: str
 
 
 class BallotReader:
     """Reads post texts for vote intents against one roster, with ``grammar``'s verbs.
 
     ``bare``: a post that is nothing but a target is a vote for it (a ballot); a night
-    action (``night_grammar``) names its verb.
+    action (``night_grammar``) names its verb.  Everything the reading looks names up in
+    is made here, once per roster: the names and aliases (one regular expression, longest
+    first) and every part of a living player's name or alias (a table by the part's text:
+    a lookup per length tried, however long the thread).
     """
 
     def __init__(self, roster: Roster, grammar: Grammar = VOTE, *, bare: bool = True) -> None:
@@ -204,38 +262,114 @@ class BallotReader:
         self._read_bare = bare
         self._seats = frozenset(p.seat for p in roster.players)
         self._names = _name_table(roster)
-        self._player_names = {n: t[0] for n, t in self._names.items() if t[0] is not None}
+        self._player_names = {n: k.seat for n, k in self._names.items() if k.seat is not None}
         self._name_re = _alternation(self._names)
+        self._written = {
+            p.seat: (p.name, *p.aliases) for p in roster.players if p.alive
+        }  # a living player's names as the roster writes them
+        self._living = [
+            (fold(text), seat) for seat, texts in self._written.items() for text in texts
+        ]
+        self._parts = _part_table(self._living)
+        self._part_max = max(map(len, self._parts), default=0)
 
     def read(self, text: str) -> Reading:
         """Read one post's text for its one vote intent."""
-        norm = fold(text)
+        norm = _MARKUP.sub("", fold(text))
         if not norm:
             return _NO_INTENT
         proxy = self._proxy(norm)
         if proxy is not None:
             return proxy
-        intents = self._intents(norm)
+        intents, follow = self._intents(norm)
         if intents:
-            return _resolve(intents)
-        return (self._bare(norm) if self._read_bare else None) or _NO_INTENT
+            reading, chosen = _resolve(intents)
+        else:
+            reading, chosen = (self._bare(norm) if self._read_bare else None) or (None, None)
+            if reading is None:
+                unvote = _UNVOTE.search(norm)
+                return (
+                    Reading("none", fragment=unvote.group(), unvote=True) if unvote else _NO_INTENT
+                )
+        if chosen is not None and reading.kind == "vote":  # made anew: replace() is slower
+            return Reading(
+                "vote",
+                reading.target,
+                reading.outsider,
+                fragment=reading.fragment,
+                detail=norm[chosen.start : chosen.end],
+                read_as=reading.read_as,
+                script=chosen.read_as != "seat" and self._script(text, norm, chosen),
+                follow=follow,
+            )
+        return replace(reading, follow=True) if follow else reading
 
     def _target_at(self, text: str, pos: int) -> _Target | None:
-        """The seat or known name starting at ``pos``; the longest match wins.
+        """The seat, known name or part of a name starting at ``pos``; the longest wins.
 
-        On a tie (a name made of digits) the seat number wins when the seat exists.
+        On a tie (a name made of digits) the seat number wins when the seat exists; a
+        whole name or alias wins over a part of another one as long.
         """
+        found = None
         name = self._name_re.match(text, pos)
+        if name:
+            known = self._names[name.group()]
+            found = _Target(
+                pos, name.end(), known.seat, known.outsider, known.read_as, (known.written,)
+            )
         seat = _SEAT.match(text, pos)
         if seat:
             number = _seat_number(seat)
-            longer = not name or seat.end() > name.end()
-            if longer or (seat.end() == name.end() and number in self._seats):
-                return _Target(seat.end(), number)
-        if name:
-            seat_of, outsider = self._names[name.group()]
-            return _Target(name.end(), seat_of, outsider)
+            if (
+                found is None
+                or seat.end() > found.end
+                or (seat.end() == found.end and number in self._seats)
+            ):
+                found = _Target(pos, seat.end(), number)
+        part = self._part_at(text, pos, found.end - pos if found else _PART_LETTERS - 1)
+        return part or found
+
+    def _part_at(self, text: str, pos: int, shorter: int) -> _Target | None:
+        """The longest part of a living player's name or alias at ``pos`` that is longer
+        than ``shorter`` characters; a part ending in a latin letter or digit must not run
+        on into more of them."""
+        for length in range(min(self._part_max, len(text) - pos), shorter, -1):
+            piece = text[pos : pos + length]
+            seats = self._parts.get(piece)
+            if seats is None:
+                continue
+            end = pos + length
+            if piece[-1].isascii() and piece[-1].isalnum() and _RUN_ON.match(text, end):
+                continue
+            if len(seats) > 1:
+                return _Target(pos, end, None, read_as="part", seats=seats)
+            written = self._written[seats[0]]
+            if any(_typo(text, pos, piece, fold(name)) for name in written):
+                return None
+            return _Target(pos, end, seats[0], read_as="part", written=written)
         return None
+
+    def _script(self, text: str, norm: str, target: _Target) -> bool:
+        """Whether the target was written in another script than any roster text it reads
+        as (欧逆酱 for 歐逆醬, 红叶 for 紅葉晚瀟瀟): compared before the traditional-to-simplified
+        step, span for span (``unscripted`` has the folded text's length)."""
+        if norm.isascii():
+            return False
+        plain = _MARKUP.sub("", unscripted(text))
+        if len(plain) != len(norm):
+            return False
+        said = plain[target.start : target.end]
+        read = norm[target.start : target.end]
+        for written in target.written:
+            whole, kept = fold(written), unscripted(written)
+            if len(whole) != len(kept):
+                return False
+            at = whole.find(read)
+            while at >= 0:
+                if kept[at : at + len(read)] == said:
+                    return False
+                at = whole.find(read, at + 1)
+        return bool(target.written)
 
     def _proxy(self, text: str) -> Reading | None:
         """A vote on someone else's behalf: 替/帮/代 + seat, name or pronoun + 投.
@@ -265,24 +399,31 @@ class BallotReader:
         pronoun = _PRONOUN.match(text, pos)
         return pronoun.end() if pronoun else None
 
-    def _intents(self, text: str) -> list[_Intent]:
-        """Every vote and abstain intent of the text, in order.
+    def _intents(self, text: str) -> tuple[list[_Intent], bool]:
+        """Every vote and abstain intent of the text, in order, and whether a verb of it
+        that is not negated says 跟票 or 补票.
 
         Rule 1.2 补充说明 4: 所有存活玩家投票.可弃权 — and (3): 玩家可以投弃权票.
         """
         intents: list[_Intent] = []
-        pos, pending_change = 0, False
+        pos, pending_change, follow = 0, False, False
         while cue := self._grammar.cue.search(text, pos):
             if cue.lastgroup == "abstain":
                 intents.append(_Intent("abstain", cue.group(), change=pending_change))
                 pos, pending_change = cue.end(), False
                 continue
+            negated = _negated(text, cue.start())
+            comma = cue.group().find(",")
+            if negated and comma > 0:  # 不跟票，投5号: the negation ends at the comma
+                pos = cue.start() + comma + 1
+                continue
             found, pos = self._clause(text, cue)
+            follow = follow or (not negated and _FOLLOW.search(cue.group()) is not None)
             change = pending_change or "改" in cue.group()
             intents.extend(i._replace(change=True) if change else i for i in found)
             # 改票了，投7号: a change verb without a target marks the next clause.
             pending_change = change and not found
-        return intents
+        return intents, follow
 
     def _clause(self, text: str, verb: re.Match[str]) -> tuple[list[_Intent], int]:
         """The intents of one verb clause and where the clause ends."""
@@ -323,7 +464,9 @@ class BallotReader:
         for at in dict.fromkeys((_skip_spaces(text, pos), _SEP.match(text, pos).end())):
             target = self._target_at(text, at)
             if target:
-                return _Intent("vote", "", seat=target.seat, outsider=target.outsider), target.end
+                kind = "parts" if target.seats else "vote"
+                intent = _Intent(kind, "", target.seat, target.outsider, target=target)
+                return intent, target.end
             abstain = _ABSTAIN.match(text, at)
             if abstain:
                 return _Intent("abstain", ""), abstain.end()
@@ -332,7 +475,8 @@ class BallotReader:
     def _unknown_at(self, text: str, pos: int, start: int) -> _Intent | None:
         """A name-like token after a verb that matches no one, or the writer (投我).
 
-        Unlike a known target, it must not follow a comma: 大家快投票，等结果 is talk.
+        Unlike a known target, it must not follow a comma: 大家快投票，等结果 is talk.  A
+        latin token glued to Chinese talk is the latin part (vote:kp希望你是兵长: kp).
         """
         pos = _NAME_SEP.match(text, pos).end()
         writer = _WRITER.match(text, pos)
@@ -343,26 +487,63 @@ class BallotReader:
         if token is None:
             return None
         core = token.group().rstrip(_PARTICLES)
+        latin = _LATIN_RUN.match(core)
+        if latin and _CJK.match(core, latin.end()):
+            core = latin.group()
+        core = core.rstrip("#*~=-")
         if not core or len(core) > _NAME_MAX or core[0].isdigit():
             return None
-        suggestion = self._nearest(core)
+        suggestion, core = self._nearest(core)
         if suggestion is None and not _looks_like_name(core):
             return None
         fragment = text[start : pos + len(core)]
         return _Intent("unknown", fragment, token=core, suggestion=suggestion)
 
-    def _nearest(self, token: str) -> int | None:
-        """The seat of the player name or alias closest to ``token``, if close enough."""
-        close = difflib.get_close_matches(token, self._player_names, n=1, cutoff=_NEAR_MISS)
-        return self._player_names[close[0]] if close else None
+    def _nearest(self, token: str) -> tuple[int | None, str]:
+        """The seat of the player whose name or alias ``token`` most likely means (never
+        counted: a suggestion), and the token meant as his name.
 
-    def _bare(self, text: str) -> Reading | None:
-        """A post that is nothing but a target (5号！, meer, 五号, meer号) is a vote for it."""
+        A name or alias close enough (difflib); else, for Chinese, the longest start of the
+        token that is in one living player's name or alias and no other's (鱼 of 咸鱼王:
+        vote:鱼希望你是兵长 means 鱼); else, for latin, a token whose letters come in order
+        in one living player's name or alias and no other's, from its first (kp: kingpin).
+        """
+        close = difflib.get_close_matches(token, self._player_names, n=1, cutoff=_NEAR_MISS)
+        if close:
+            return self._player_names[close[0]], token
+        if not _looks_like_name(token):
+            return None, token
+        if _CJK.match(token):
+            for length in range(len(token), 0, -1):
+                start = token[:length]
+                seats = {seat for name, seat in self._living if start in name}
+                if len(seats) == 1:
+                    return seats.pop(), start
+                if seats:
+                    break
+            return None, token
+        seats = {seat for name, seat in self._living if _initials_of(token, name)}
+        return (seats.pop(), token) if len(seats) == 1 else (None, token)
+
+    def _bare(self, text: str) -> tuple[Reading, _Target] | None:
+        """A post that is nothing but a target (5号！, meer, 五号, meer号) is a vote for it;
+        nothing but a part of two players' names is ambiguous."""
         stripped = text.strip(_FILLER)
         for candidate in dict.fromkeys((text, stripped, stripped.rstrip("号號").rstrip(_FILLER))):
             target = self._target_at(candidate, 0)
             if target and target.end == len(candidate):
-                return Reading("vote", target.seat, target.outsider, fragment=candidate)
+                offset = text.find(candidate)
+                target = target._replace(start=offset, end=offset + len(candidate))
+                if target.seats:
+                    detail = ",".join(map(str, target.seats))
+                    reading = Reading(
+                        "ambiguous", fragment=candidate, detail=detail, read_as="part"
+                    )
+                    return reading, target
+                reading = Reading(
+                    "vote", target.seat, target.outsider, fragment=candidate, read_as=target.read_as
+                )
+                return reading, target
         return None
 
 
@@ -415,27 +596,28 @@ class KnifeReader:
         return Reading("ambiguous", fragment=fragment, detail="knife,pass")
 
 
-def _name_table(roster: Roster) -> dict[str, tuple[int | None, str | None]]:
-    """Normalised name -> (seat, outsider): names, aliases, former holders, then outsiders.
+def _name_table(roster: Roster) -> dict[str, _Known]:
+    """Each folded name: players' names, aliases, former holders' names, then outsiders
+    (judges and substitutes).
 
     An earlier kind of name wins a clash with a later one.
     """
-    table: dict[str, tuple[int | None, str | None]] = {}
+    table: dict[str, _Known] = {}
     players = roster.players
-    for names in (
-        [(p.name, p.seat) for p in players],
-        [(a, p.seat) for p in players for a in p.aliases],
-        [(f.name, p.seat) for p in players for f in p.former],
+    for names, read_as in (
+        ([(p.name, p.seat) for p in players], "name"),
+        ([(a, p.seat) for p in players for a in p.aliases], "alias"),
+        ([(f.name, p.seat) for p in players for f in p.former], "former"),
     ):
         for name, seat in names:
-            table.setdefault(fold(name), (seat, None))
+            table.setdefault(fold(name), _Known(seat, None, read_as, name))
     for name in (*roster.judges, *roster.substitutes):
-        table.setdefault(fold(name), (None, name))
+        table.setdefault(fold(name), _Known(None, name, "name", name))
     table.pop("", None)
     return table
 
 
-def _alternation(names: dict[str, tuple[int | None, str | None]]) -> re.Pattern[str]:
+def _alternation(names: dict[str, _Known]) -> re.Pattern[str]:
     """One regex matching any of ``names``, longest first; a name ending in a latin
     letter or digit must not run on into another one (meer is not meer2)."""
     alternatives = [
@@ -443,6 +625,79 @@ def _alternation(names: dict[str, tuple[int | None, str | None]]) -> re.Pattern[
         for name in sorted(names, key=len, reverse=True)
     ]
     return re.compile("|".join(alternatives) or "(?!)")
+
+
+def _part_table(living: list[tuple[str, int]]) -> dict[str, tuple[int, ...]]:
+    """Every part of the living players' folded names and aliases → the seats whose names
+    hold it.
+
+    A part has at least two letters (Chinese characters or latin letters: ``sa`` of
+    sakyas, 红叶 of 红叶晚潇潇; not ``a1``, not a number), does not start or end with a
+    space, does not start like talk after a verb (投一个…) and is no pronoun (``me`` of
+    meer is the writer, 他们 of 他们说 someone else: docs/rules/1.2.md).  A
+    whole name is a part too: it is a part of another name as well (阿狸 of 阿狸狸), and
+    the reader reads a whole name first.
+    """
+    seats: dict[str, set[int]] = {}
+    for name, seat in living:
+        for start in range(len(name)):
+            if name[start] == " " or name[start] in _TALK_START:
+                continue
+            letters = 0
+            for end in range(start + 1, len(name) + 1):
+                letters += name[end - 1].isalpha()
+                if letters >= _PART_LETTERS and name[end - 1] != " ":
+                    seats.setdefault(name[start:end], set()).add(seat)
+    return {
+        part: tuple(sorted(holders))
+        for part, holders in seats.items()
+        if not _PRONOUN_OR_WRITER.fullmatch(part)
+    }
+
+
+def _typo(text: str, pos: int, part: str, name: str) -> bool:
+    """Whether the letters at ``pos`` are a slip of the pen for the rest of ``name`` from
+    ``part`` on, rather than ``part`` with talk glued after it: as many letters as that
+    rest, as close to it as a near miss, and then the end of the name as written (the
+    end, or no letter but a particle: 投月下独饮 / 投月下独饮吧 for 月下独酌; 红叶晚希望你是兵长
+    is 红叶晚 and talk)."""
+    at = name.find(part)
+    while at >= 0:
+        rest = name[at:]
+        end = pos + len(rest)
+        written = text[pos:end]
+        while end < len(text) and text[end] in _PARTICLES:
+            end += 1
+        if (
+            written != rest
+            and len(written) == len(rest)
+            and written.isalpha()
+            and (end == len(text) or not text[end].isalpha())
+            and difflib.SequenceMatcher(None, written, rest).ratio() >= _NEAR_MISS
+        ):
+            return True
+        at = name.find(part, at + 1)
+    return False
+
+
+def _initials_of(token: str, name: str) -> bool:
+    """Whether the latin ``token``'s letters come in order in ``name``, from its first
+    letter on (kp: kingpin; k: kingpin)."""
+    if not token.isascii() or not name.startswith(token[0]):
+        return False
+    rest = iter(name)
+    return all(letter in rest for letter in token)
+
+
+def _negated(text: str, start: int) -> bool:
+    """Whether a negation stands right before ``start`` (不跟票)."""
+    return _NEGATION.search(text[max(0, start - _NEGATION_WINDOW) : start]) is not None
+
+
+def reads_as_seat(text: str) -> int | None:
+    """The seat number ``text`` reads as on its own (5, 5号, 五号), if it is one."""
+    seat = _SEAT.fullmatch(fold(text))
+    return _seat_number(seat) if seat else None
 
 
 def _seat_number(seat: re.Match[str]) -> int:
@@ -467,13 +722,13 @@ def _looks_like_name(token: str) -> bool:
     return not _CJK.search(token) or token[0] not in _TALK_START
 
 
-def _resolve(intents: list[_Intent]) -> Reading:
-    """One reading from a post's intents.
+def _resolve(intents: list[_Intent]) -> tuple[Reading, _Target | None]:
+    """One reading from a post's intents, and the target it read.
 
     A vote change (改投/改票) in the post sets aside its other intents: the rule
     (允许改票，但必须重新发帖) asks for a new post, and this post is one; two
-    different known targets (or a target and an abstain) are ambiguous; unknown
-    names only count when nothing known was read.
+    different known targets (or a target and an abstain), or a part of several players'
+    names, are ambiguous; unknown names only count when nothing known was read.
     """
     if any(i.change for i in intents):
         intents = [i for i in intents if i.change]
@@ -481,19 +736,34 @@ def _resolve(intents: list[_Intent]) -> Reading:
     for intent in intents:
         if intent.kind != "unknown":
             known.setdefault(intent.label, intent)
-    if len(known) > 1:
+    parts = any(i.kind == "parts" for i in known.values())
+    if len(known) > 1 or parts:
         fragments = dict.fromkeys(i.fragment for i in known.values())
-        return Reading("ambiguous", fragment=" | ".join(fragments), detail=",".join(known))
+        ambiguous = Reading(
+            "ambiguous",
+            fragment=" | ".join(fragments),
+            detail=",".join(known),
+            read_as="part" if parts else "",
+        )
+        return ambiguous, None
     if known:
         (intent,) = known.values()
         if intent.kind == "abstain":
-            return Reading("abstain", fragment=intent.fragment)
-        return Reading("vote", intent.seat, intent.outsider, fragment=intent.fragment)
+            return Reading("abstain", fragment=intent.fragment), None
+        vote = Reading(
+            "vote",
+            intent.seat,
+            intent.outsider,
+            fragment=intent.fragment,
+            read_as=intent.target.read_as,
+        )
+        return vote, intent.target
     first = intents[0]
-    return Reading(
+    unknown = Reading(
         "unknown_target",
         fragment=first.fragment,
         suggestion=first.suggestion,
         detail=first.token,
         writer=first.writer,
     )
+    return unknown, None

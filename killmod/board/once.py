@@ -13,7 +13,9 @@ and once more only when that cannot make a second copy:
   may be the post the board now refuses as a flood.
 
 Refusals are ``BoardRefused``, with ``refusal``'s Chinese; an outcome still unknown after
-the second try leaves the record ``sending``: the next run looks on the board first.
+the second try leaves the record ``sending``: the next run looks on the board first.  A
+form the board took but holds for moderation (待审核) is neither done nor refused: ``held``
+records it, and it is never posted again.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ class Attempt:
 
     ``submit`` posts it; ``find`` looks for it on the board (its id, or None);
     ``done``/``failed`` record the outcome; ``refusal`` words a refusal; ``unknown``
-    says what is unknown (and where to look) when nothing settles it.
+    says what is unknown (and where to look) when nothing settles it; ``held`` records a
+    form held for moderation (the board's answer) — without it, such an answer is read
+    as any other.
     """
 
     submit: Callable[[], Answer]
@@ -41,10 +45,12 @@ class Attempt:
     refusal: Callable[[Answer], str]
     unknown: str
     id_key: str
+    held: Callable[[Answer], None] | None = None
 
 
-def submit_once(attempt: Attempt, options: BoardOptions) -> int:
-    """Post ``attempt``'s form so that it is done once; returns the board's new id."""
+def submit_once(attempt: Attempt, options: BoardOptions) -> int | None:
+    """Post ``attempt``'s form so that it is done once; returns the board's new id (None:
+    held for moderation, recorded by ``attempt.held``, with no id given)."""
     uncertain = False
     answer = Answer("unknown", "", {})
     for tries in (1, 2):
@@ -55,7 +61,10 @@ def submit_once(attempt: Attempt, options: BoardOptions) -> int:
         except Unknown as error:
             answer = Answer("unknown", error.message, {})
         new_id = answer.values.get(attempt.id_key, "")
-        if answer.kind == "ok" and new_id.isdigit():
+        if answer.kind == "held" and attempt.held is not None:
+            attempt.held(answer)
+            return int(new_id) if new_id.isdigit() else None
+        if answer.kind in ("ok", "held") and new_id.isdigit():
             attempt.done(int(new_id))
             return int(new_id)
         refused = answer.kind in ("error", "system_error")

@@ -2,20 +2,26 @@
 
 The post is a command's public post (stdout), never a secret: a text that carries a
 private template's fixed words (a notice, the lots, the judge's night, what
-``--print-secrets`` prints) is refused before anything is read from the board.  Then:
+``--print-secrets`` prints) or a living player's role, however it is written
+(``killmod.board.secrecy``), is refused before anything is read from the board.  Then:
 
 1. the thread page is read as the judge (``killmod.board.session``): logged in, a judge of the
    game by uid, the session's ``formhash`` and the quick-reply form; a thread titled
    with another rule set than the game's is refused;
 2. the post's key (``killmod.game.outbox``: the thread and the text) is looked up: posted
-   already → nothing is posted again (the pid is given); sent before with no answer →
-   the thread's last page is looked at first, and a post of the judge with this text
-   there is taken as the one sent;
+   already → nothing is posted again (the pid is given); sent before with no answer, or
+   held for moderation → the thread's newest posts are looked at first, and a post of the
+   judge with this text there is taken as the one sent;
 3. the judge is shown where it goes, and confirms (``--yes``, or typing yes);
-4. ``sending`` is recorded, the reply form is posted, and the board's answer recorded:
-   the new pid; or, refused, why in Chinese.  Flood control (两次发表间隔少于 N 秒) is
-   waited out once, N seconds as the board says; a timeout, or an answer that is no
-   answer, sends the judge to look at the last page before posting once more.
+4. a file to attach (a vote's evidence bundle) is uploaded, where the board's uploader
+   takes it (``killmod.board.attaching``; else refused before anything is posted);
+5. the pid of the thread's newest post is noted and ``sending`` recorded, the reply form is
+   posted, and the board's answer recorded: the new pid; held for moderation (待审核, the
+   board's words: nobody sees it yet, and it is never posted again); or, refused, why in
+   Chinese.  Flood control (两次发表间隔少于 N 秒) is waited out once, N seconds as the board
+   says; a timeout, or an answer that is no answer, sends the judge to look for his post
+   among the posts newer than the noted pid — by his uid and the text, never by comparing
+   the board's clock with ours — before posting once more.
 """
 
 from __future__ import annotations
@@ -23,25 +29,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import scrapers.discuz_x as discuz_x
-from killmod.announce.render import private_marks
+from killmod.board.attaching import Attachment, upload_file, uploader_for
 from killmod.board.once import Attempt, flood_seconds, is_flood, submit_once
+from killmod.board.secrecy import refuse_private
 from killmod.board.session import Board, BoardOptions, BoardRefused, Session
-from killmod.core.errors import BadInput, TallyFailed
+from killmod.core.errors import TallyFailed
 from killmod.core.redact import redact_url
 from killmod.fetch.pages import parse_page
 from killmod.game import outbox
 from killmod.game.guards import refuse_other_rules
 from killmod.game.store import Game
 from scrapers import discuz_x_posting as dzx
+from scrapers.discuz_x_upload import attachment_fields
 
-# A post found on the board counts as the one sent from this long before it was sent
-# (the board's clock and ours may differ).
-CLOCK_SLACK = timedelta(minutes=5)
 _FID_VAR = re.compile(r"fid = parseInt\('(\d+)'\)")
 _TAG = re.compile(r"\[/?[A-Za-z*]+(?:=[^\[\]\n]*)?\]")
 _SPACE = re.compile(r"\s+")
@@ -50,11 +55,13 @@ _SPACE = re.compile(r"\s+")
 @dataclass(frozen=True)
 class Announcement:
     """A public post to reply with: its text, what it is (for the record and the
-    messages) and the recorded step it belongs to."""
+    messages), the recorded step it belongs to and a file to attach (``attachment``:
+    uploaded just before the reply, ``killmod.board.attaching``)."""
 
     text: str
     what: str
     step: int | None = None
+    attachment: Attachment | None = None
 
 
 @dataclass(frozen=True)
@@ -66,28 +73,41 @@ class Preview:
     title: str | None
     judge: Session
     characters: int
+    attachment: Attachment | None = None
 
 
 @dataclass(frozen=True)
 class Posted:
-    """A post on the board: its pid (None: not posted), and whether it was there already."""
+    """A post on the board: its pid (None: not posted, or held without one), whether it was
+    there already, and — when the board holds it for moderation (待审核) — the board's words
+    (nobody sees the post until a moderator passes it)."""
 
     tid: int
     pid: int | None
     already: bool = False
+    held: str | None = None
+
+    @property
+    def said(self) -> str:
+        """What happened, in the judge's words (stderr, the judge's page)."""
+        pid = f"（pid {self.pid}）" if self.pid else ""
+        if self.held is not None and self.already:
+            return (
+                f"这篇已经发过{pid}，论坛还没有显示它：仍在待审核（「{self.held}」），没有再发。"
+                f"请版主审核帖子 {self.tid} 里的回复。"
+            )
+        if self.held is not None:
+            return (
+                f"论坛收下了回复，但要审核后才显示：待审核（论坛的回答：「{self.held}」）{pid}。"
+                f"帖子 {self.tid} 里现在谁也看不到这篇公告，请版主审核；已记在游戏文件里，"
+                "再运行同一命令不会重发，会先看它是否已经显示。"
+            )
+        if self.already:
+            return f"这篇已经发过：帖子 {self.tid} 的 pid {self.pid}，没有再发。"
+        return f"已回复帖子 {self.tid}：pid {self.pid}（已记在游戏文件里）。"
 
 
 Confirm = Callable[[Preview], bool]
-
-
-def refuse_private(text: str, templates: Path | None = None) -> None:
-    """A text carrying a private template's fixed words is a secret: never posted."""
-    found = [mark for mark in private_marks(templates) if mark in text]
-    if found:
-        raise BadInput(
-            f"要发的内容里有保密内容的字样（「{found[0]}」）：站内短信、签位、夜晚的结算、"
-            "--print-secrets 打印的内容都不能发到论坛。只发命令打印的公告。什么也没有发出。"
-        )
 
 
 def post_announcement(
@@ -102,8 +122,8 @@ def post_announcement(
     now: Callable[[], datetime] | None = None,
 ) -> Posted:
     """Reply to the thread at ``url`` with ``announcement``, once; see the module."""
-    refuse_private(announcement.text, templates)
     roster = game.roster()
+    refuse_private(announcement.text, templates, roster, over=bool(game.events("game_over")))
     tz = ZoneInfo(roster.timezone)
     clock = now or (lambda: datetime.now(tz).replace(microsecond=0))
     with Board(url, options) as board:
@@ -115,17 +135,33 @@ def post_announcement(
         if earlier is not None and earlier.state == "done":
             return Posted(thread.tid, earlier.data.get("pid"), already=True)
         title = f"发帖：{announcement.what}（帖子 {thread.tid}）"
-        if earlier is not None and earlier.state == "sending":
-            pid = thread.find(session, announcement.text, earlier.at, _posted(game))
+        if earlier is not None and earlier.state in ("sending", "held"):
+            after = earlier.data.get("after_pid")
+            pid = thread.find(session, announcement.text, after, _posted(game) - {None})
             if pid is not None:
                 _done(game, key, title, pid, clock())
                 return Posted(thread.tid, pid, already=True)
+            if earlier.state == "held":
+                said = earlier.data.get("said", "")
+                return Posted(thread.tid, earlier.data.get("pid"), already=True, held=said)
+        attachment = announcement.attachment
+        uploader = uploader_for(thread.read.html, attachment, url) if attachment else None
         preview = Preview(
-            redact_url(url), thread.tid, thread.page.title, session, len(announcement.text)
+            redact_url(url),
+            thread.tid,
+            thread.page.title,
+            session,
+            len(announcement.text),
+            attachment,
         )
         if not confirm(preview):
             return Posted(thread.tid, None)
         outbox.wait_turn(game, options.interval, options.sleep, clock())
+        extra = {}
+        if attachment is not None:
+            aid = upload_file(board, uploader, attachment, thread.url)
+            extra = attachment_fields(aid, attachment.description)
+        after = thread.newest_pid()
         outbox.begin(
             game,
             "post",
@@ -137,12 +173,12 @@ def post_announcement(
                 "url": redact_url(url),
                 "title": announcement.what,
                 "for_step": announcement.step,
+                "after_pid": after,
             },
             now=clock(),
         )
-        sent_at = clock()
-        pid = _reply(game, board, thread, session, announcement.text, key, title, clock, sent_at)
-        return Posted(thread.tid, pid)
+        sent = _Sending(key, title, after, clock)
+        return _reply(game, board, thread, session, announcement.text, sent, extra)
 
 
 def _key(game: Game, tid: int, text: str, again: bool) -> str:
@@ -151,7 +187,7 @@ def _key(game: Game, tid: int, text: str, again: bool) -> str:
     if not again:
         return key
     number = 1
-    while (found := outbox.record_of(game, key)) is not None and found.state == "done":
+    while (found := outbox.record_of(game, key)) is not None and found.state in ("done", "held"):
         number += 1
         key = outbox.key_of(f"thread:{tid}#{number}", text)
     return key
@@ -182,30 +218,47 @@ class _Thread:
         except TallyFailed as error:  # a board message page, in the board's words
             raise BoardRefused(f"读不到要回复的帖子：{error.message}") from None
 
-    def find(self, session: Session, text: str, since: datetime, known: set[int]) -> int | None:
-        """The pid of the judge's post with ``text`` on the thread's last page (and the
-        page before when the last one starts after ``since``), if there is one.
+    def newest_pid(self) -> int:
+        """The pid of the thread's newest post now, read from its last page: a reply made
+        after this has a greater pid (Discuz numbers every post of the board from one
+        counter: ``insertpost()``, ``source/function/function_forum.php``)."""
+        page = self.page
+        for _ in range(3):  # the thread may have grown a page since it was read
+            if page.page_no >= page.page_count:
+                break
+            page = self._page(page.page_count)
+        return max((post.pid for post in page.posts), default=0)
 
-        A post of the judge's from then on that is none of the ``known`` pids (posted by
-        killmod) and does not read as ``text`` may be it, changed by the board (a smiley
-        made an image): then it is not known whether the post went out, and nothing is
-        posted again — refused, naming the pid to look at.
+    def find(self, session: Session, text: str, after: int | None, known: set[int]) -> int | None:
+        """The pid of the judge's post with ``text`` among the thread's posts newer than the
+        pid ``after`` (the newest before it was sent), if there is one: read from the last
+        page back, as far as posts newer than ``after`` go.  The board's clock and ours are
+        never compared: the judge's uid, the text and the board's own post order decide.
+
+        A post of the judge's newer than ``after`` that is none of the ``known`` pids
+        (posted by killmod) and does not read as ``text`` may be it, changed by the board (a
+        smiley made an image): then it is not known whether the post went out, and nothing
+        is posted again — refused, naming the pid to look at.  (A record made before
+        ``after`` was kept has none: the last two pages are read, for the text only.)
         """
         first = self._parse(self.board.read(self.url))
         wanted = _comparable(text)
         unsure: list[int] = []
-        number = first.page_count
+        number, read = first.page_count, 0
         while number >= 1:
             page = first if number == first.page_no else self._page(number)
+            read += 1
             for post in page.posts:
-                if post.uid != session.uid or post.posted_at < since - CLOCK_SLACK:
+                if post.uid != session.uid or post.pid in known:
+                    continue
+                if after is not None and post.pid <= after:
                     continue
                 if _comparable(post.body) == wanted:
                     return post.pid
-                if post.pid not in known:
+                if after is not None:
                     unsure.append(post.pid)
-            starts_after = page.posts and page.posts[0].posted_at >= since - CLOCK_SLACK
-            if not starts_after:
+            older = not page.posts or page.posts[0].pid <= (after or 0)
+            if older or (after is None and read == 2):
                 break
             number -= 1
         if unsure:
@@ -221,16 +274,24 @@ class _Thread:
         return self._parse(self.board.read(discuz_x.page_url(self.url, number)))
 
 
-def _posted(game: Game) -> set[int]:
-    """The pids killmod recorded as its own posts."""
-    return {
-        r.data["pid"] for r in outbox.records(game).values() if r.what == "post" and "pid" in r.data
-    }
+def _posted(game: Game) -> set[int | None]:
+    """The pids killmod recorded as its own posts (held ones too, when the board gave one)."""
+    return {r.data.get("pid") for r in outbox.records(game).values() if r.what == "post"}
 
 
 def _comparable(text: str) -> str:
     """A post's words without BBCode tags and spaces: what the board shows of them."""
     return _SPACE.sub("", _TAG.sub("", text))
+
+
+@dataclass(frozen=True)
+class _Sending:
+    """The post being sent: its key and title in the game file, the newest pid before it."""
+
+    key: str
+    title: str
+    after: int
+    clock: Callable[[], datetime]
 
 
 def _reply(
@@ -239,28 +300,38 @@ def _reply(
     thread: _Thread,
     session: Session,
     text: str,
-    key: str,
-    title: str,
-    clock: Callable[[], datetime],
-    sent_at: datetime,
-) -> int:
-    """Post the reply form once (``killmod.board.once``), the outcome recorded under ``key``."""
+    sent: _Sending,
+    extra: dict[str, str],
+) -> Posted:
+    """Post the reply form once (``killmod.board.once``), the outcome recorded under its key:
+    done with the new pid, or held for moderation (待审核) in the board's words; ``extra``
+    fields name an uploaded attachment."""
     url = thread.form.url(board.root)
-    fields = thread.form.fields(session.formhash, text)
+    fields = {**thread.form.fields(session.formhash, text), **extra}
+    held: list[str] = []
+
+    def hold(answer: dzx.Answer) -> None:
+        pid = answer.values.get("pid", "")
+        data = {"said": answer.message, **({"pid": int(pid)} if pid.isdigit() else {})}
+        outbox.finish(game, "post", sent.key, "held", sent.title, data, now=sent.clock())
+        held.append(answer.message)
+
     attempt = Attempt(
         submit=lambda: board.submit(url, fields, thread.read.charset, thread.url),
-        find=lambda: thread.find(session, text, sent_at, _posted(game)),
-        done=lambda pid: _done(game, key, title, pid, clock()),
-        failed=lambda said: _failed(game, key, title, said, clock()),
+        find=lambda: thread.find(session, text, sent.after, _posted(game) - {None}),
+        done=lambda pid: _done(game, sent.key, sent.title, pid, sent.clock()),
+        failed=lambda said: _failed(game, sent.key, sent.title, said, sent.clock()),
         refusal=lambda answer: _refusal(answer, board.options),
         unknown=(
-            "发帖没有得到论坛的回答，帖子的最后一页上也没有这篇公告：不知道是否发出。"
+            "发帖没有得到论坛的回答，帖子里发送之后的新帖中也没有这篇公告：不知道是否发出。"
             f"请到帖子里看一眼：{redact_url(thread.url)}；再运行同一命令时，"
             "killmod 会先在帖子里找它，找不到才再发"
         ),
         id_key="pid",
+        held=hold,
     )
-    return submit_once(attempt, board.options)
+    pid = submit_once(attempt, board.options)
+    return Posted(thread.tid, pid, held=held[0] if held else None)
 
 
 def _refusal(answer: dzx.Answer, options: BoardOptions) -> str:

@@ -78,6 +78,31 @@ class Session:
     formhash: str
 
 
+def judges_by_uid(roster: Roster, nothing: str = "什么也没有发出") -> dict[int, str]:
+    """The game's judges by forum uid; none is bad input (the board shows who is logged in
+    by uid): ``nothing`` says what did not happen."""
+    judges = {uid: name for name, uid in roster.judge_uids.items()}
+    if not judges:
+        raise BadInput(
+            "游戏文件里的法官没有论坛 uid，无法确认登录的是法官本人："
+            "用 killmod judge 法官名 --uid 123 记下（或在建立游戏的名单里写 "
+            f'judges = [{{ name = "法官", uid = 123 }}]）。{nothing}。'
+        )
+    return judges
+
+
+def refuse_unready(url: str, options: BoardOptions, roster: Roster) -> None:
+    """What replying to ``url`` needs that is known before the board is asked — a board's
+    address, a cookie of that board, a judge's uid — checked before a step that posts once
+    it is recorded is recorded."""
+    nothing = "什么也没有记录，也没有发出"
+    if not re.match(r"https?://", url):
+        raise BadInput(f"--post 要给帖子的网址（http:// 或 https:// 开头）：{url}。{nothing}。")
+    with Board(url, options):
+        pass  # its cookies are checked
+    judges_by_uid(roster, nothing)
+
+
 class Board:
     """One board (its root address) read and written as the judge."""
 
@@ -126,13 +151,7 @@ class Board:
                 f"cookies 文件 {cookies} 在 {self.host} 没有登录{prefix}：论坛把页面当作游客显示。"
                 "请在浏览器里登录法官的帐号后重新导出 cookies.txt。什么也没有发出。"
             )
-        judges = {uid: name for name, uid in roster.judge_uids.items()}
-        if not judges:
-            raise BadInput(
-                "游戏文件里的法官没有论坛 uid，无法确认登录的是法官本人："
-                "用 killmod judge 法官名 --uid 123 记下（或在建立游戏的名单里写 "
-                'judges = [{ name = "法官", uid = 123 }]）。什么也没有发出。'
-            )
+        judges = judges_by_uid(roster)
         if seen.uid not in judges:
             shown = "、".join(f"{name}（uid {uid}）" for uid, name in judges.items())
             raise BadInput(

@@ -28,6 +28,7 @@ COMMANDS = {
     "deal": "killmod.commands.deal:deal",
     "open": "killmod.commands.open:open_vote",
     "tally": "killmod.commands.tally:tally",
+    "alias": "killmod.commands.alias:alias",
     "watch": "killmod.commands.watch:watch",
     "remind": "killmod.commands.remind:remind",
     "lottery": "killmod.commands.lottery:lottery",
@@ -39,6 +40,8 @@ COMMANDS = {
     "sub": "killmod.commands.sub:sub",
     "status": "killmod.commands.status:status",
     "history": "killmod.commands.history:history",
+    "evidence": "killmod.commands.evidence:evidence",
+    "verify": "killmod.commands.verify:verify",
     "thread": "killmod.commands.thread:thread",
     "undo": "killmod.commands.undo:undo",
     "notices": "killmod.commands.notices:notices",
@@ -48,6 +51,7 @@ COMMANDS = {
     "out": "killmod.commands.out:out",
     "post": "killmod.commands.post:post",
     "judge": "killmod.commands.judge:judge",
+    "serve": "killmod.commands.serve:serve",
 }
 
 

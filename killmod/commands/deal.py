@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from killmod.announce.outputs import Outputs, private_options, step_file
+from killmod.announce.outputs import Outputs, private_options
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
@@ -41,30 +41,13 @@ def deal(
 ) -> None:
     """按规则发身份，每位玩家的站内短信写进私密文件夹。屏幕上不显示身份，私密文件夹只有你能读；
     --send 再以法官身份把每一条发到该玩家的 uid（确认后才发，中途失败可接着发）。"""
-    from killmod.commands.notices import notice_renderer
-    from killmod.core.model import Roster
-    from killmod.game.delivery import Handout
+    from killmod.announce.handouts import deal_handout
     from killmod.game.store import Game
     from killmod.usecases.deal import deal as record_deal
-    from killmod.usecases.deal import notice_stem, notices
 
     dealt: dict[int, str] = {}
-
-    def hand_out(roster: Roster) -> Handout:
-        texts = notices(roster, notice_renderer(templates))
-        dealt.update(texts)
-        handout = outputs.handout(
-            "", {names[seat]: text for seat, text in texts.items()}, "站内短信（每位玩家一份）"
-        )
-        handout.notes.append(f"已发身份：{len(texts)} 名玩家。")
-        return handout
-
     with Game.open(db_path) as game:
-        names = {
-            player.seat: step_file(game, notice_stem(player), "deal", lambda event: True)
-            for player in game.roster().players
-        }
-        outputs.refuse_taken(names.values())
+        hand_out = deal_handout(game, outputs, templates, dealt)
         board = board_of(game, board_url) if send else None
         record_deal(game, seed, deliver=hand_out)
         if board:

@@ -38,7 +38,13 @@ def history(
     fmt: str, out_path: Path | None, font: Path | None, db_path: Path, templates: Path | None
 ) -> None:
     """游戏历程：每轮谁投了谁（最终票和改票）、谁怎样出局、座位换过谁；可以输出成票型图。"""
-    from killmod.announce.outputs import note, post
+    from killmod.announce.outputs import (
+        PNG_MAGIC,
+        default_private_dir,
+        note,
+        post,
+        refuse_output_path,
+    )
     from killmod.announce.render import render_public
     from killmod.announce.views import history_json, history_view
     from killmod.game.store import Game
@@ -58,5 +64,12 @@ def history(
 
     labels = parse_labels(render_public("history.chart.j2", templates, view))
     path = out_path or db_path.parent / f"{db_path.stem}-history.png"
+    refuse_output_path(
+        path,
+        game_file=db_path,
+        private_dir=default_private_dir(db_path),
+        kind="票型图（PNG）",
+        magic=PNG_MAGIC,
+    )
     width, height = draw_history(view.values["rows"], labels, path, font=font)
     note(f"票型图写在 {path}（{width}×{height} 像素），可以上传到论坛。")

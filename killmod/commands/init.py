@@ -28,20 +28,18 @@ def init(roster_path: Path, db_path: Path, force: bool, next_game: bool) -> None
     from killmod.announce.outputs import note
     from killmod.core.errors import BadInput
     from killmod.game.roster import load_roster
-    from killmod.game.state import start_next_game
-    from killmod.game.store import Game
     from killmod.rules import title
+    from killmod.usecases.gamefile import create_game
 
     roster = load_roster(roster_path)
     if next_game and force:
         raise BadInput("--next-game 保留上一局的记录，--force 覆盖整个文件：只能选一个。")
     if next_game:
-        with Game.open(db_path) as game:
-            start_next_game(game, roster)
+        create_game(db_path, roster, next_game=True)
         note(
             f"已在 {db_path} 开始下一局：{len(roster.players)} 名玩家，{title(roster.rules)} 规则；"
             "上一局的记录保留在文件里。"
         )
         return
-    Game.create(db_path, roster, force=force).close()
+    create_game(db_path, roster, force=force)
     note(f"已建立游戏文件 {db_path}：{len(roster.players)} 名玩家，{title(roster.rules)} 规则。")

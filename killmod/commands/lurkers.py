@@ -71,13 +71,17 @@ def lurkers(
     """潜水统计：游戏帖里每位存活玩家本轮的发言次数。游戏帖可以是网址、保存的网页或文件夹
     （默认游戏文件记下的游戏帖）。不加 --record 时，给每位潜水的玩家写一份提醒短信（私密
     文件）：规则要法官先联系玩家，警告由法官决定后用 --record 记录。"""
+    from killmod.announce.notices import hand_substitutes_their_notices
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
     from killmod.game.threads import GAME, thread_or_remembered
     from killmod.usecases.lurkers import lurkers as count_lurkers
 
     def hand_out(report: LurkerReport) -> Handout:
-        return Handout(public=speaker.capture(_post(game, report, fmt, templates)))
+        handout = Handout(public=speaker.capture(_post(game, report, fmt, templates)))
+        warnings = report.recorded.warnings if report.recorded else ()
+        hand_substitutes_their_notices(game, warnings, handout, templates, outputs.private_dir)
+        return handout
 
     with Game.open(db_path) as game:
         report = count_lurkers(

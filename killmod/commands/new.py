@@ -52,9 +52,32 @@ def new(
     from killmod.announce.outputs import note
     from killmod.announce.roster_template import roster_template, write_roster_template
 
+    if force:
+        _refuse_other_file(path)
     made = roster_template(rules, players, variants, path.name, templates)
     write_roster_template(path, made.text, force=force)
     note(
         f"已写名单模板 {path}（{made.players} 个座位）。"
         f"填好法官和玩家的论坛名后：killmod init --roster {path}"
     )
+
+
+def _refuse_other_file(path: Path) -> None:
+    """``--force`` replaces a roster, never a file of another kind (a game file above all)."""
+    from killmod.announce.outputs import SQLITE_MAGIC
+    from killmod.core.errors import BadInput
+
+    if not path.is_file() or path.is_symlink():
+        return  # a missing path is written; a folder or a link is refused as it is opened
+    start = path.read_bytes()[:4096]
+    if start.startswith(SQLITE_MAGIC):
+        raise BadInput(f"{path} 是 SQLite 数据库（游戏文件？）：--force 也不覆盖它。换一个文件名。")
+    try:
+        start.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(start) - 4:  # not only a character cut at the 4,096th byte
+            raise BadInput(
+                f"{path} 不是文本文件（名单）：--force 也不覆盖它。换一个文件名。"
+            ) from None
+    if b"\x00" in start:
+        raise BadInput(f"{path} 不是文本文件（名单）：--force 也不覆盖它。换一个文件名。")

@@ -6,14 +6,13 @@ has and resolves them (``killmod.usecases.night``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from killmod.announce.outputs import Outputs, private_options, step_file
+from killmod.announce.outputs import Outputs, private_options
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.options import db_option, templates_option
@@ -21,10 +20,7 @@ from killmod.commands.speak import Speaker, board_options, post_after, post_opti
 from killmod.core.limits import MAX_ROUND
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from killmod.core.model import GameOver
-    from killmod.game.store import Event, Game
+    from killmod.game.store import Game
     from killmod.rules.base import NightChoice
     from killmod.usecases.inbox import InboxNight
     from killmod.usecases.night import RecordedNight
@@ -89,6 +85,12 @@ FORMATS = ("bbcode", "text", "json")
     "--replace", "replace_record", is_flag=True, help="重新记录已记录过的夜晚（旧记录保留）"
 )
 @click.option(
+    "--skip-day",
+    "skip_day",
+    is_flag=True,
+    help="上一轮白天的投票没有记录时，决定跳过这个白天（和这一夜一起记录，可以 undo）",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(FORMATS),
@@ -137,6 +139,7 @@ def night(
     guards: tuple[str, ...],
     at_text: str | None,
     replace_record: bool,
+    skip_day: bool,
     fmt: str,
     from_pm: bool,
     until_text: str | None,
@@ -151,9 +154,9 @@ def night(
 ) -> None:
     """记录一夜的行动，打印尸体公告。公告只公布规则允许公布的；私下通知（警察的验人结果等）
     和本夜的结算过程写进私密文件夹。--from-pm 从法官的站内短信读取行动，核对确认后才记录。"""
-    from dataclasses import replace
 
     from killmod.core.errors import BadInput
+    from killmod.game.guards import expect_night, refuse_if_over
     from killmod.game.store import Game
     from killmod.rules import rule_set_of
     from killmod.rules.base import NightChoice
@@ -179,7 +182,11 @@ def night(
         guard=parse_guards(guards),
     )
     with Game.open(db_path) as game:
-        check_night_choice(rule_set_of(game.roster()), choice, round_no, at_text)
+        rules = rule_set_of(game.roster())
+        check_night_choice(rules, choice, round_no, at_text)
+        if not replace_record:  # both again inside the step
+            refuse_if_over(game)
+        expect_night(game, rules, round_no, skip_day=skip_day)
         if from_pm:
             given = {k: v for k, v in choice.as_json().items() if k != "extra_kills"}
             if vetoes:
@@ -202,7 +209,18 @@ def night(
             choice = replace(
                 from_letters, extra_kills=choice.extra_kills, veto=choice.veto or from_letters.veto
             )
-        _night(game, round_no, choice, at_text, replace_record, fmt, outputs, templates, speaker)
+        _night(
+            game,
+            round_no,
+            choice,
+            at_text=at_text,
+            replace_record=replace_record,
+            skip_day=skip_day,
+            fmt=fmt,
+            outputs=outputs,
+            templates=templates,
+            speaker=speaker,
+        )
         post_after(game, speaker, post_url, templates)
 
 
@@ -298,8 +316,10 @@ def _night(
     game: Game,
     night_no: int,
     choice: NightChoice,
+    *,
     at_text: str | None,
     replace_record: bool,
+    skip_day: bool,
     fmt: str,
     outputs: Outputs,
     templates: Path | None,
@@ -308,45 +328,28 @@ def _night(
     """The public dawn post (or its public JSON) on stdout; the police's answers, the
     notices and the night's resolution in a private file — both written before the night
     is committed; the penalties applied are a note for the judge."""
-    from killmod.announce.render import render_private, render_public
-    from killmod.announce.views import dawn_view, night_secrets_view, record_view
-    from killmod.game.delivery import Handout
-    from killmod.rules import rule_set_of
-    from killmod.usecases.night import record_night
+    from killmod.announce.handouts import night_handout
+    from killmod.commands.speak import interactive
+    from killmod.usecases.night import SelfAimed, record_night
 
-    name = step_file(game, f"night{night_no}-private", "night", _night_number(night_no))
-    outputs.refuse_taken([name])
+    hand_out = night_handout(game, night_no, fmt, outputs, templates, capture=speaker.capture)
 
-    def hand_out(done: RecordedNight) -> Handout:
-        roster = game.roster()
-        private = render_private("night.private.j2", templates, night_secrets_view(done, roster))
-        if fmt == "json" and outputs.print_secrets:
-            document = done.timed(done.play.document)
-            handout = Handout(public=json.dumps(document, ensure_ascii=False, indent=1) + "\n")
-        else:
-            if fmt == "json":
-                document = done.public_document(rule_set_of(roster))
-                public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
-            else:
-                public = render_public(f"dawn.{fmt}.j2", templates, dawn_view(done, roster))
-                public = speaker.capture(public + _game_over(game, done.winner, templates))
-            handout = outputs.handout(public, {name: private}, "私下通知和本夜的结算过程")
-        # the penalties' kinds and choices for the judge, never the violator's camp
-        applied = [replace(penalty, camp=None) for penalty in done.penalties]
-        if applied:
-            view = record_view(applied=applied)
-            handout.notes.insert(0, render_public("night.penalties.text.j2", templates, view))
-        return handout
+    def record(confirmed: bool) -> RecordedNight:
+        return record_night(
+            game,
+            night_no,
+            choice,
+            at_text=at_text,
+            replace=replace_record,
+            skip_day=skip_day,
+            self_aimed_confirmed=confirmed,
+            deliver=hand_out,
+        )
 
-    record_night(game, night_no, choice, at_text=at_text, replace=replace_record, deliver=hand_out)
-
-
-def _night_number(night_no: int) -> Callable[[Event], bool]:
-    return lambda event: event.data.get("night") == night_no
-
-
-def _game_over(game: Game, winner: GameOver | None, templates: Path | None) -> str:
-    """The game-over post (揭秘) after the night that ended the game, or nothing."""
-    from killmod.announce.render import render_game_over
-
-    return "\n" + render_game_over(winner, game.roster(), templates) if winner else ""
+    try:
+        record(False)
+    except SelfAimed as refused:  # nothing recorded: shown, confirmed, recorded again
+        if not (speaker.yes or interactive()):
+            raise
+        if speaker.confirm(refused.shown, "仍然记录这一夜？", "没有记录"):
+            record(True)

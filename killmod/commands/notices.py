@@ -3,12 +3,11 @@ make sure each living player has received his current one)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from killmod.announce.notices import notice_renderer
 from killmod.announce.outputs import Outputs, private_options
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
@@ -22,23 +21,6 @@ from killmod.commands.speak import (
     speaker,
     with_send_options,
 )
-
-if TYPE_CHECKING:
-    from killmod.usecases.deal import NoticeContent
-
-
-def notice_renderer(templates: Path | None) -> Callable[[NoticeContent], str]:
-    """How a player's notice is written: ``notice.j2`` (a private template) over its content."""
-    from killmod.announce.render import render_private
-    from killmod.announce.views import notice_view
-
-    def render(content: NoticeContent) -> str:
-        view = notice_view(
-            content.player, content.game, content.partners, content.powers, content.judges
-        )
-        return render_private("notice.j2", templates, view)
-
-    return render
 
 
 @command()

@@ -49,22 +49,11 @@ def open_vote(
     """开投票帖：输出投票帖的一楼（存活玩家、精确到秒的截止时间、本规则的投票规则原文），
     并把截止时间（和投票帖网址）记进游戏文件；tally、watch、status 会用它们。
     --post 把它回复到一个帖子（如游戏帖：投票帖的一楼要由法官自己开帖）。"""
-    from killmod.announce.render import render_public
-    from killmod.announce.views import open_view
-    from killmod.core.times import format_iso
-    from killmod.game.delivery import Handout
+    from killmod.announce.handouts import open_handout
     from killmod.game.store import Game
-    from killmod.rules import rule_set
-    from killmod.usecases.open import Opening, open_vote
+    from killmod.usecases.open import open_vote
 
-    def hand_out(opening: Opening) -> Handout:
-        view = open_view(opening, rule_set(opening.roster.rules))
-        public = render_public(f"open.{fmt}.j2", templates, view)
-        recorded = f"已记录：第 {opening.round} 轮投票截止 {format_iso(opening.deadline)}"
-        if opening.thread:
-            recorded += "，投票帖已记下"
-        return Handout(public=speaker.capture(public), notes=[recorded + "。"])
-
+    hand_out = open_handout(templates, fmt, capture=speaker.capture)
     with Game.open(db_path) as game:
         open_vote(game, deadline, round_no=round_no, thread=thread_url, now=now(), deliver=hand_out)
         post_after(game, speaker, post_url, templates)

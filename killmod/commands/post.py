@@ -42,9 +42,10 @@ def post(
     text = _read(file)
     if not text.strip():
         raise BadInput(f"要发的内容是空的：{file}")
-    refuse_private(text, templates)
-    print_post(text if text.endswith("\n") else text + "\n")
     with Game.open(db_path) as game:
+        over = bool(game.events("game_over"))
+        refuse_private(text, templates, game.roster(), over=over)
+        print_post(text if text.endswith("\n") else text + "\n")
         announcement = Announcement(text, what)
         post_text(game, speaker, thread_url, announcement, templates, again=again)
 

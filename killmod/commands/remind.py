@@ -65,7 +65,7 @@ def remind(
     from killmod.announce.render import render_public
     from killmod.announce.views import remind_view
     from killmod.core.errors import BadInput
-    from killmod.core.times import format_iso
+    from killmod.core.times import format_local
     from killmod.game.store import Game
     from killmod.rules import rule_set
     from killmod.usecases.provisional import NOW
@@ -87,7 +87,8 @@ def remind(
         )
         if counted.remaining.total_seconds() <= 0:
             raise BadInput(
-                f"截止时间 {format_iso(counted.deadline)} 已经过去：不用再提醒，"
+                f"截止时间 {format_local(counted.deadline, counted.deadline.tzinfo)} 已经过去："
+                "不用再提醒，"
                 "请计票（killmod tally … --record）。"
             )
         view = remind_view(counted, rule_set(counted.result.rules), mention=mention)

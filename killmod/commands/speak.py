@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from killmod.board.attaching import Attachment
     from killmod.board.posting import Announcement
     from killmod.board.sending import Notice
     from killmod.board.session import BoardOptions
@@ -150,7 +151,8 @@ def speaker(command: Callable) -> Callable:
                 from killmod.core.errors import BadInput
 
                 raise BadInput("--post 要把发过的帖记在游戏文件里：用 --db，不用 --roster。")
-            speaking.options("--post 发帖")  # refused before anything is recorded
+            # refused before anything is recorded
+            _ready_to_post(kwargs["post_url"], speaking.options("--post 发帖"), kwargs)
         if kwargs.get("send"):
             speaking.options("--send 发站内短信")
         if kwargs.get("from_pm"):
@@ -158,6 +160,19 @@ def speaker(command: Callable) -> Callable:
         return command(*args, speaker=speaking, **kwargs)
 
     return with_speaker
+
+
+def _ready_to_post(url: str, options: BoardOptions, kwargs: dict) -> None:
+    """What ``--post`` needs, checked before the command records its step: the thread's
+    address, the judge's cookies for that board, a judge's uid in the game file."""
+    from killmod.board.session import refuse_unready
+    from killmod.game.store import Game
+
+    db_path = kwargs.get("db_path")
+    if db_path is None or not Path(db_path).exists():
+        return  # the command itself refuses a missing game file
+    with Game.open(Path(db_path)) as game:
+        refuse_unready(url, options, game.roster())
 
 
 def post_after(
@@ -168,9 +183,11 @@ def post_after(
     *,
     what: str | None = None,
     recorded: bool = True,
+    attachment: Attachment | None = None,
 ) -> None:
     """Post what the command printed to the thread ``url``, after its step is recorded
-    (``recorded``: the post belongs to the step; ``what`` defaults to the step's title)."""
+    (``recorded``: the post belongs to the step; ``what`` defaults to the step's title),
+    with ``attachment`` (a vote's evidence bundle) where given."""
     if not url or not speaker.printed:
         return
     from killmod.board.posting import Announcement
@@ -178,7 +195,9 @@ def post_after(
 
     step = game.last_step() if recorded else None
     label = what or (f"{step.title}的公告" if step else "公告")
-    announcement = Announcement("".join(speaker.printed), label, step.id if step else None)
+    announcement = Announcement(
+        "".join(speaker.printed), label, step.id if step else None, attachment
+    )
     try:
         post_text(game, speaker, url, announcement, templates)
     except KillmodError as error:
@@ -208,8 +227,12 @@ def post_text(
         shown = (
             f"将以 {preview.judge.name}（uid {preview.judge.uid}）的身份回复帖子{where}"
             f"（tid {preview.tid}，{preview.url}）：内容是上面打印的{announcement.what}"
-            f"（{preview.characters} 个字符）。"
+            f"（{preview.characters} 个字符）"
         )
+        if preview.attachment is not None:
+            size = len(preview.attachment.data) / 1024
+            shown += f"，附件 {preview.attachment.name}（{size:.0f} KB）"
+        shown += "。"
         return speaker.confirm(shown, "发到论坛？")
 
     posted = post_announcement(
@@ -221,12 +244,9 @@ def post_text(
         again=again,
         templates=templates,
     )
-    if posted.pid is None:
-        return
-    if posted.already:
-        click.echo(f"这篇已经发过：帖子 {posted.tid} 的 pid {posted.pid}，没有再发。", err=True)
-    else:
-        click.echo(f"已回复帖子 {posted.tid}：pid {posted.pid}（已记在游戏文件里）。", err=True)
+    if posted.pid is None and posted.held is None:
+        return  # not confirmed: nothing went out
+    click.echo(posted.said, err=True)
 
 
 send_options = (

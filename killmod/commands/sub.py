@@ -57,15 +57,15 @@ def sub(
 ) -> None:
     """替补接替一个座位（身份不变）：输出换替补的公告，替补的站内短信（这个座位的身份）写进
     私密文件夹；--send 把它发给替补的 uid；--post 把公告回复到游戏帖。"""
+    from killmod.announce.notices import notice_renderer
     from killmod.announce.render import render_public
     from killmod.announce.views import substitution_view
-    from killmod.commands.notices import notice_renderer
     from killmod.core.errors import BadInput
     from killmod.core.model import Player
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
     from killmod.usecases.deal import current_notices, notice_stem, notices
-    from killmod.usecases.sub import Substitution, substitute
+    from killmod.usecases.sub import Substitution, substitute, substitute_uid
 
     def hand_out(done: Substitution) -> Handout:
         public = render_public(f"sub.{fmt}.j2", templates, substitution_view(done))
@@ -83,9 +83,12 @@ def sub(
             handout.notes.append("还没有发身份：发身份（killmod deal）时替补会收到这个座位的短信。")
         return handout
 
-    if send and uid is None:
-        raise BadInput("--send 要给替补的论坛 uid（--uid）：站内短信只按 uid 发。什么也没有记录。")
     with Game.open(db_path) as game:
+        if send and substitute_uid(game.roster(), name, uid) is None:
+            raise BadInput(
+                "--send 要给替补的论坛 uid（--uid，或名单的 substitutes 里写 uid）："
+                "站内短信只按 uid 发。什么也没有记录。"
+            )
         board = board_of(game, board_url) if send else None
         file_name = step_file(
             game,

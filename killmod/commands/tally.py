@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from contextlib import nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,6 +10,13 @@ from typing import TYPE_CHECKING
 import click
 
 from killmod.announce.outputs import PRINT_SECRETS, note, post
+from killmod.announce.tallypost import (
+    render_provisional,
+    tally_handout,
+    tally_notes,
+    tally_outputs,
+    tally_secrets,
+)
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
@@ -25,13 +31,15 @@ from killmod.commands.speak import Speaker, post_after, post_option, speaker
 from killmod.commands.speak import board_options as speaking_options
 
 if TYPE_CHECKING:
+    from killmod.board.attaching import Attachment
     from killmod.core.model import TallyResult
     from killmod.fetch.http import FetchOptions
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
-    from killmod.usecases.provisional import Provisional
 
 FORMATS = ("bbcode", "text", "json", "audit")
+# Where the announcement says the evidence bundle is when --post attaches it.
+ATTACHED = "本帖附件"
 
 
 def now() -> datetime:
@@ -83,6 +91,11 @@ def now() -> datetime:
     help="危险：把保密的结算细节（哪些帖因夜晚效果不计票，出自谁）也打印到屏幕上",
 )
 @post_option
+@click.option(
+    "--evidence-url",
+    metavar="网址",
+    help="记录时：计票证据包公布在哪里（写进公告）；默认 --post 时附在公告帖里，否则写向法官索取",
+)
 @templates_option
 @board_options
 @speaking_options(cookies=False)
@@ -106,6 +119,7 @@ def tally(
     rulings: Path | None,
     print_secrets: bool,
     post_url: str | None,
+    evidence_url: str | None,
     templates: Path | None,
     forum: str | None,
     profile_path: Path | None,
@@ -159,16 +173,47 @@ def tally(
         "fetching": fetching,
         "speaker": speaker,
     }
+    if evidence_url and not record:
+        raise BadInput("--evidence-url 写进记录的公告里：要和 --record 一起用。")
+    # A recorded vote's evidence bundle goes with the announcement it posts, unless the
+    # judge publishes it elsewhere (the announcement says where).
+    attach = bool(post_url and record and not evidence_url)
     with opened as game:
+        if attach:  # the announcement will say 本帖附件: the board must take the bundle
+            from killmod.board.attaching import check_attachable
+            from killmod.usecases.evidence import bundle_name
+
+            name = bundle_name(round_no or 1)
+            check_attachable(game, post_url, speaker.options("--post 发帖"), name)
         if as_of is not None or (not record and not early and fmt in ("bbcode", "text")):
             _so_far(game, source, as_of=as_of, **shared)
+            result = None
         else:
-            _tally(
-                game, source, record=record, replace_record=replace_record, early=early, **shared
+            evidence_at = evidence_url or (ATTACHED if attach else None)
+            result = _tally(
+                game,
+                source,
+                record=record,
+                replace_record=replace_record,
+                early=early,
+                evidence_at=evidence_at,
+                **shared,
             )
         if post_url:
             what = None if record else "目前的票数"
-            post_after(game, speaker, post_url, templates, what=what, recorded=record)
+            bundle = evidence_attachment(game, result.round) if attach and result else None
+            post_after(
+                game, speaker, post_url, templates, what=what, recorded=record, attachment=bundle
+            )
+
+
+def evidence_attachment(game: Game, round_no: int) -> Attachment:
+    """The round's evidence bundle, to attach to the announcement of its vote."""
+    from killmod.board.attaching import Attachment
+    from killmod.usecases.evidence import evidence
+
+    made = evidence(game, round_no)
+    return Attachment(made.name, made.data, f"第 {round_no} 轮计票证据包（killmod verify 核对）")
 
 
 def _tally(
@@ -180,43 +225,56 @@ def _tally(
     templates: Path | None,
     speaker: Speaker,
     **options,
-) -> None:
+) -> TallyResult:
     """Count (and record) the vote; a recorded vote's post is printed before the record
     is committed, the notes for the judge once it is."""
     from killmod.usecases.tally import tally as run_tally
 
     def hand_out(result: TallyResult) -> Handout:
         return tally_handout(
-            result, game, fmt, templates, print_secrets=print_secrets, speaker=speaker
+            result, game, fmt, templates, print_secrets=print_secrets, capture=speaker.capture
         )
 
     recording = options["record"]
     result = run_tally(source, game=game, deliver=hand_out if recording else None, **options)
     if not recording:
-        public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
+        public, notes = tally_outputs(result, game, fmt, templates, print_secrets=print_secrets)
         post(speaker.capture(public))
         if notes:
             note(notes)
+    return result
 
 
-def tally_handout(
-    result: TallyResult,
-    game: Game | None,
+def recount(
+    game: Game,
+    source: str | None,
+    *,
     fmt: str,
     templates: Path | None,
-    *,
-    print_secrets: bool = False,
-    speaker: Speaker | None = None,
-) -> Handout:
-    """What a recorded tally hands the judge: the announcement (the game-over post when the
-    game ended; kept by ``speaker`` for ``--post``), and the notes for the judge once the
-    step is committed."""
-    from killmod.game.delivery import Handout
+    fetching: FetchOptions,
+    **options,
+) -> None:
+    """The vote counted again as ``killmod tally`` counts it without ``--record`` (the count
+    so far before the deadline, the final count after it), after a step that changes how
+    ballots read (``killmod alias``); ``options`` are the tally's (deadline, round, edits,
+    ambiguous time, rulings, forum, profile)."""
+    from killmod.commands.speak import DEFAULT_INTERVAL
 
-    public, notes = _outputs(result, game, fmt, templates, print_secrets=print_secrets)
-    if speaker is not None:
-        public = speaker.capture(public)
-    return Handout(public=public, notes=[notes] if notes else [])
+    speaker = Speaker(fetching.cookies, fetching.timeout, DEFAULT_INTERVAL, yes=False)
+    shared = {
+        "roster": None,
+        "phase": None,
+        "fmt": fmt,
+        "print_secrets": False,
+        "templates": templates,
+        "fetching": fetching,
+        "speaker": speaker,
+        **options,
+    }
+    if fmt in ("bbcode", "text"):
+        _so_far(game, source, as_of=None, **shared)
+    else:
+        _tally(game, source, record=False, replace_record=False, early=False, **shared)
 
 
 def _so_far(
@@ -237,13 +295,20 @@ def _so_far(
 
     counted = count_so_far(source, game=game, as_of=parse_cut(as_of or NOW), now=now(), **options)
     if as_of is None and counted.remaining.total_seconds() <= 0:
-        public, notes = _outputs(counted.result, game, fmt, templates, print_secrets=print_secrets)
+        public, notes = tally_outputs(
+            counted.result, game, fmt, templates, print_secrets=print_secrets
+        )
         post(speaker.capture(public))
         if notes:
             note(notes)
         return
     post(speaker.capture(render_provisional(counted, fmt, templates)))
-    judge_notes(counted.result, templates, print_secrets=print_secrets and fmt != "json")
+    judge_notes(
+        counted.result,
+        templates,
+        print_secrets=print_secrets and fmt != "json",
+        game_file=game is not None,
+    )
     if as_of is None:
         note(
             "截止时间还没到：上面是截至现在的临时票型（非最终结果），没有记录。"
@@ -251,86 +316,16 @@ def _so_far(
         )
 
 
-def render_provisional(counted: Provisional, fmt: str, templates: Path | None) -> str:
-    """The provisional count's post (``bbcode``/``text``) or its JSON document."""
-    from killmod.rules import rule_set
-
-    if fmt == "json":
-        from killmod.announce.views import provisional_json
-
-        return json.dumps(provisional_json(counted), ensure_ascii=False, indent=1) + "\n"
-    from killmod.announce.render import render_public
-    from killmod.announce.views import provisional_view
-
-    view = provisional_view(counted, rule_set(counted.result.rules))
-    return render_public(f"provisional.{fmt}.j2", templates, view)
-
-
-def _outputs(
-    result: TallyResult,
-    game: Game | None,
-    fmt: str,
-    templates: Path | None,
-    *,
-    print_secrets: bool,
-) -> tuple[str, str]:
-    """The public post (the announcement or the JSON, the game-over post when the game
-    ended; with ``--print-secrets`` the judge's secrets after it) and the notes for the
-    judge (stderr): times to the minute, slips of the pen, posts a hidden effect left
-    uncounted."""
-    from killmod.rules import rule_set
-
-    rules = rule_set(result.rules)
-    winner = result.recorded.winner if result.recorded else None
-    # Each output imports what it needs only: no Jinja2 for the JSON document.
-    if fmt == "json":
-        from killmod.announce.tallydoc import public_tally_json
-        from killmod.game.tallyjson import tally_json
-
-        document = tally_json(result, rules) if print_secrets else public_tally_json(result, rules)
-        if winner:  # stdout stays one JSON document: the game's end is a key of it
-            document["game_over"] = winner.as_json()
-        public = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
-    else:
-        from killmod.announce.render import render_game_over, render_tally
-
-        public = render_tally(result, fmt, rules, templates)
-        if winner:
-            public += render_game_over(winner, game.roster(), templates)
-    if print_secrets and fmt != "json":
-        secrets = _secrets(result, templates)
-        public += "\n" + secrets if secrets.strip() else ""
-    return public, _notes(result, templates)
-
-
-def judge_notes(result: TallyResult, templates: Path | None, *, print_secrets: bool) -> None:
+def judge_notes(
+    result: TallyResult, templates: Path | None, *, print_secrets: bool, game_file: bool = True
+) -> None:
     """The tally's notes for the judge on stderr (times to the minute, slips of the pen,
-    how many posts a hidden effect left uncounted); with ``--print-secrets`` whose posts
-    those are, on stdout after the post."""
-    notes = _notes(result, templates)
+    loose readings, names nobody has, how many posts a hidden effect left uncounted); with
+    ``--print-secrets`` whose posts those are, on stdout after the post."""
+    notes = tally_notes(result, templates, game_file=game_file)
     if notes:
         note(notes)
     if print_secrets:
-        secrets = _secrets(result, templates)
+        secrets = tally_secrets(result, templates)
         if secrets.strip():
             post("\n" + secrets)
-
-
-def _notes(result: TallyResult, templates: Path | None) -> str:
-    from killmod.announce.views import tally_notes_view
-
-    view = tally_notes_view(result)
-    # The bundled notes say nothing when there is nothing to note: no template to render.
-    if templates is None and not (view.values["flags"] or view.values["hidden"]):
-        return ""
-    from killmod.announce.render import render_public
-
-    notes = render_public("tally.notes.text.j2", templates, view)
-    return notes.rstrip("\n") if notes.strip() else ""
-
-
-def _secrets(result: TallyResult, templates: Path | None) -> str:
-    from killmod.announce.render import render_private
-    from killmod.announce.views import tally_secrets_view
-
-    return render_private("tally.private.j2", templates, tally_secrets_view(result))

@@ -15,17 +15,9 @@ from killmod.commands.options import db_option, templates_option
 @user_errors
 def undo(db_path: Path, templates: Path | None) -> None:
     """撤销最后记录的一步。计票、夜晚、替补、抽签、处罚、请假、发身份……都可以撤销：记录作废但保留，可一步步往回撤。"""
-    from killmod.announce.render import render_public
-    from killmod.announce.views import status_view, undo_view
-    from killmod.game.delivery import Handout
+    from killmod.announce.handouts import undo_handout
     from killmod.game.store import Game
-    from killmod.usecases.undo import Undone
     from killmod.usecases.undo import undo as undo_last
 
-    def report(done: Undone) -> Handout:
-        text = render_public("undo.text.j2", templates, undo_view(done))
-        state = render_public("status.text.j2", templates, status_view(done.status))
-        return Handout(public=text + "\n" + state)
-
     with Game.open(db_path) as game:
-        undo_last(game, deliver=report)
+        undo_last(game, deliver=undo_handout(templates))

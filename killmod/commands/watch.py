@@ -107,9 +107,10 @@ def _watch(game, source, *, roster, every, grace, record, edits, ambiguous_time,
     printed by its step, before the step is committed)."""
     from killmod.announce.outputs import note, post
     from killmod.announce.render import render_public, render_tally
+    from killmod.announce.tallypost import tally_handout
     from killmod.announce.views import watch_view
     from killmod.ballots.count import TallyOptions
-    from killmod.commands.tally import judge_notes, tally_handout
+    from killmod.commands.tally import judge_notes
     from killmod.rules import rule_set
     from killmod.usecases.watch import watch as run_watch
 

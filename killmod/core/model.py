@@ -26,8 +26,10 @@ PRECISION_SPAN = {
 class Post:
     """One post of a forum thread, as a scraper read it.
 
-    ``body`` is the post's own text: quotes, signatures and the board's edit
-    notice are removed (quotes are kept apart in ``quotes``).  ``posted_at`` is
+    ``body`` is the post's own text as a reader of the thread sees it: quotes, signatures
+    and the board's edit notice are removed (quotes are kept apart in ``quotes``), and so
+    is text the board renders invisible — white on white, a size of 0, ``display:none``
+    (kept apart in ``hidden``, one text per run: ``scrapers.hidden``).  ``posted_at`` is
     timezone-aware; ``precision`` says how exactly it is known: the post was written
     between ``posted_at`` and ``posted_at + PRECISION_SPAN[precision]``.
     """
@@ -43,6 +45,7 @@ class Post:
     edited_at: datetime | None = None
     banned: bool = False
     page: int = 1
+    hidden: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,8 @@ class Roster:
 
     ``variants`` are the 2.0 花样玩法 in play; ``code`` is the V4.0 version code (None:
     the reference code of the table row for the player count).  ``judge_uids`` gives the
-    forum uid of the judges whose roster entry names one.
+    forum uid of the judges whose roster entry names one, ``substitute_uids`` that of the
+    substitutes (waiting or not) whose entry names one.
     """
 
     players: tuple[Player, ...]
@@ -110,6 +114,7 @@ class Roster:
     warnings: dict[int, int] = field(default_factory=dict)
     code: str | None = None
     judge_uids: dict[str, int] = field(default_factory=dict)
+    substitute_uids: dict[str, int] = field(default_factory=dict)
 
     def seat(self, seat: int) -> Player | None:
         """The player in ``seat``, or None when there is no such seat."""
@@ -143,7 +148,11 @@ class Verdict:
     """What the tally made of one post: the audit line anyone can check.
 
     ``verdict`` is ``counted``, ``superseded`` (a ballot a later one replaced),
-    ``judge``, ``ignored`` (the judge's ruling) or one of the reason codes.
+    ``judge``, ``ignored`` (the judge's ruling) or one of the reason codes.  ``read_as``
+    says how a vote's target was read (``seat``, ``name``, ``alias``, ``former``,
+    ``part``, ``writer``; a part of several names: ``part`` on an ambiguous post), and
+    ``detail`` the target as read — for an ambiguous post the targets (“5,7”), for an
+    unknown one the name not known (``killmod.ballots.votes.Reading``).
     """
 
     pid: int
@@ -157,6 +166,8 @@ class Verdict:
     fragment: str = ""
     ruling: str | None = None
     notes: tuple[str, ...] = ()
+    read_as: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -214,7 +225,8 @@ class Flag:
 
 @dataclass(frozen=True)
 class GameWarning:
-    """A warning given this round; ``action`` is warn, substitute or out (淹死)."""
+    """A warning given this round; ``action`` is warn, substitute or out (淹死 — or, for
+    the player the same vote puts out, out by the vote: no substitute, no drowning)."""
 
     seat: int
     name: str
@@ -275,13 +287,20 @@ class GameOver:
 
 @dataclass(frozen=True)
 class Recorded:
-    """What recording a tally in the game file wrote; ``winner`` is the game's end if it came."""
+    """What recording a tally in the game file wrote; ``winner`` is the game's end if it came.
+
+    ``evidence`` is the SHA-256 of the vote's evidence (the count document of its bundle,
+    ``killmod.usecases.evidence``), ``evidence_at`` where the judge publishes the bundle
+    (None: players ask him for it).
+    """
 
     tally_id: int
     snapshot: str
     winner: GameOver | None = None
     replaced: int | None = None
     early: bool = False
+    evidence: str | None = None
+    evidence_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -427,6 +446,8 @@ class TallyResult:
     """Everything a tally decided, in the shape of the ``killmod.tally/1`` document (README).
 
     ``excused`` are the non-voters not warned because they were on leave (1.2 请假).
+    ``pinned`` are the players' uids this read took from the board (the roster had none):
+    ``killmod.ballots.uids.Pin``; ``roster`` carries them.
     """
 
     rules: str
@@ -446,3 +467,4 @@ class TallyResult:
     day: DayStep | None = None
     excused: tuple[int, ...] = ()
     early: bool = False  # counted before its deadline
+    pinned: tuple[Any, ...] = ()

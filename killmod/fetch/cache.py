@@ -167,7 +167,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 _FIELDS = list(Post.__dataclass_fields__)
 _TIMES = [_FIELDS.index("posted_at"), _FIELDS.index("edited_at")]
-_QUOTES = _FIELDS.index("quotes")
+_TUPLES = [_FIELDS.index("quotes"), _FIELDS.index("hidden")]
 
 
 def _page_json(page: Page) -> dict:
@@ -178,7 +178,8 @@ def _page_json(page: Page) -> dict:
         row = [getattr(post, name) for name in _FIELDS]
         for index in _TIMES:
             row[index] = row[index].isoformat() if row[index] else None
-        row[_QUOTES] = list(row[_QUOTES])
+        for index in _TUPLES:
+            row[index] = list(row[index])
         rows.append(row)
     return {
         "fields": _FIELDS,
@@ -200,7 +201,8 @@ def _page_from_json(kept: dict) -> Page:
     for row in kept["posts"]:
         for index in _TIMES:
             row[index] = datetime.fromisoformat(row[index]) if row[index] else None
-        row[_QUOTES] = tuple(row[_QUOTES])
+        for index in _TUPLES:
+            row[index] = tuple(row[index])
         posts.append(Post(*row))
     return Page(
         tuple(posts),

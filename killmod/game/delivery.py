@@ -27,18 +27,24 @@ from killmod.game.private_files import write_private_files
 @dataclass
 class Handout:
     """The public post, the private files by folder, the notes (and other things to do)
-    for after the commit."""
+    for after the commit; ``announcement`` is the tally's announcement alone (no game-over
+    post, no secret), which its evidence keeps as printed."""
 
     public: str = ""
     private: dict[Path, dict[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     later: list[Callable[[], None]] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    announcement: str | None = None
 
     def add_private(self, path: Path, text: str) -> Path:
         """Add the private file ``path`` (written as a new file, never over another)."""
         self.private.setdefault(path.parent, {})[path.name] = text
         return path
+
+    def files(self) -> list[Path]:
+        """The private files it writes."""
+        return [folder / name for folder, texts in self.private.items() for name in texts]
 
     def write(self) -> None:
         """Write the private files, then the public post; on any failure, none stays."""

@@ -28,7 +28,8 @@ def record_warning(
     already out (voted out the same day), announced ``at`` (his 诈尸 window opens
     then).  ``cause`` goes into every event.
     """
-    holder = game.roster().seat(warning.seat)
+    roster = game.roster()
+    holder = roster.seat(warning.seat)
     game.record(
         round_no,
         "warning",
@@ -44,7 +45,7 @@ def record_warning(
                 "old": holder.name,
                 "old_uid": holder.uid,
                 "new": warning.substitute,
-                "new_uid": None,
+                "new_uid": roster.substitute_uids.get(warning.substitute or ""),
                 "at": format_iso(at),
                 "by": "warnings",
                 **cause,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, TallyResult
-from killmod.core.times import format_iso, local_text
+from killmod.core.times import format_local, local_text
 from killmod.game.state import day_goes_on, day_rounds
 from killmod.rules import TITLE_MARKS
 
@@ -43,6 +43,9 @@ def already_recorded(what: str, recorded_at: str | None, timezone: str) -> BadIn
 
 
 # --- which round comes next ----------------------------------------------------------------
+
+
+DAY_SKIPPED = "day_skipped"
 
 
 def next_day(game: Game) -> int:
@@ -73,6 +76,12 @@ def expect_day(game: Game, round_no: int, *, replacing: bool) -> None:
     played = [e for e in game.events() if e.kind in ("day", "night")]
     if round_no == expected or (not played and started_in_progress(game)):
         return
+    skipped = skipped_days(game)
+    if round_no < expected and round_no in skipped:
+        raise BadInput(
+            f"第 {round_no} 轮的白天已经跳过（记录{skipped[round_no]}时加了 --skip-day），"
+            f"下一轮要记录的是第 {expected} 轮；要补记它的投票，先用 killmod undo 撤销到那一夜。"
+        )
     if round_no < expected and round_no not in days and round_no in day_rounds(game):
         raise BadInput(
             f"第 {round_no} 轮的白天已由法官判定结束（认匪，不用投票出局），没有投票要记录；"
@@ -89,21 +98,26 @@ def expect_day(game: Game, round_no: int, *, replacing: bool) -> None:
     )
 
 
-def expect_night(game: Game, rules: RuleSet, night_no: int) -> int:
+def expect_night(game: Game, rules: RuleSet, night_no: int, *, skip_day: bool = False) -> int:
     """The next night: the night of the round after the latest recorded one, once that
     round's day is over; returns its round.
 
-    A round whose night is recorded and whose day is not may be followed by the next
-    night (the judge settled that day by hand: ``killmod status`` notes it).  Recording a
-    night again is for its own round (the caller checks it is the latest step).
+    A round whose night is recorded and whose day is not has its day still to come: the
+    next night is refused until the day's vote is recorded, or the judge decides to skip
+    the day (``skip_day``, ``night --skip-day``: recorded with the night, undone with it).
+    Recording a night again is for its own round (the caller checks it is the latest step).
     """
     round_no = rules.round_of_night(night_no)
     nights = {event.round for event in game.events("night")}
     if round_no in nights:
+        if skip_day:
+            raise BadInput(
+                f"--skip-day 只用于记录新的一夜：{rules.night_name(night_no)}已经记录过。"
+            )
         return round_no  # recorded already: the caller refuses it, or replaces it
     days = {event.round for event in game.events("day")}
     latest = max(days | nights, default=0)
-    name = f"第 {night_no} 夜"
+    name = rules.night_name(night_no)
     if latest == 0 and started_in_progress(game):
         return round_no
     if day_goes_on(game, latest):
@@ -114,11 +128,48 @@ def expect_night(game: Game, rules: RuleSet, night_no: int) -> int:
     first = rules.round_of_night(rules.first_night)
     if round_no != max(latest + 1, first):
         expected = max(latest + 1, first)
+        number = expected - 1 + rules.night_base
         raise BadInput(
-            f"下一个要记录的夜晚是第 {expected - 1 + rules.night_base} 夜（第 {expected} 轮），"
+            f"下一个要记录的夜晚是{rules.night_name(number)}（killmod night --round {number}），"
             f"不是{name}：夜晚不能跳过，也不能补记已经过去的轮次。"
         )
+    pending = pending_day(game)
+    if pending is not None and not skip_day:
+        raise BadInput(
+            f"第 {pending} 轮白天的投票还没有记录{_opened(game, pending)}，不能记录{name}："
+            f"先记录投票（killmod tally 投票帖 --record --round {pending}）。"
+            f"确实不投票、直接进入夜晚，加 --skip-day：这个决定和{name}一起记录，可以 undo。"
+        )
+    if pending is None and skip_day:
+        raise BadInput(f"没有待记录的白天投票可以跳过：{name}不用加 --skip-day。")
     return round_no
+
+
+def pending_day(game: Game) -> int | None:
+    """The round whose night is recorded and whose day is not (nor skipped, nor ended by
+    the judge's decision): its day is still to come before the next night."""
+    nights = {event.round for event in game.events("night")}
+    if not nights:
+        return None
+    latest = max(nights | day_rounds(game))
+    if latest in nights and latest not in day_rounds(game) and latest not in skipped_days(game):
+        return latest
+    return None
+
+
+def skipped_days(game: Game) -> dict[int, str]:
+    """The rounds whose day the judge skipped (``night --skip-day``), with the name of the
+    night recorded after each."""
+    return {event.round: event.data["name"] for event in game.events(DAY_SKIPPED)}
+
+
+def _opened(game: Game, round_no: int) -> str:
+    """``（投票帖已开，截止 …）`` when the round's vote was opened (``killmod open``)."""
+    opened = [e for e in game.events("vote_opened") if e.round == round_no]
+    if not opened:
+        return ""
+    shown = local_text(opened[-1].data["deadline"], game.roster().timezone)
+    return f"（killmod open 已开投票，截止 {shown}）"
 
 
 def started_in_progress(game: Game) -> bool:
@@ -168,29 +219,25 @@ def refuse_early(deadline: datetime, now: datetime, *, early: bool) -> bool:
         return False
     if early:
         return True
+    zone = deadline.tzinfo
     raise BadInput(
-        f"截止时间 {format_iso(deadline)} 还没到（现在 {format_iso(now)}）：截止后再记录。"
+        f"截止时间 {format_local(deadline, zone)} 还没到（现在 {format_local(now, zone)}）："
+        "截止后再记录。"
         "确实要提前记录（比如所有人都已投票），加 --early，记录和公告都会注明“提前计票”。"
     )
 
 
-def refuse_same_thread(
-    game: Game, round_no: int, snapshot: str, source: str, deadline: str
-) -> None:
-    """The same snapshot, or the same thread with the same deadline, as another round."""
+def refuse_same_thread(game: Game, round_no: int, snapshot: str, source: str) -> None:
+    """A thread the game file knows as the game thread or another round's vote thread
+    (whatever address names it), or the same snapshot as another round (a saved copy)."""
+    from killmod.game.threads import refuse_other_part
+
+    refuse_other_part(game, source, round_no)
     for row in game.tallies():
-        if row["round"] == round_no:
-            continue
-        if row["snapshot_sha256"] == snapshot:
+        if row["round"] != round_no and row["snapshot_sha256"] == snapshot:
             raise BadInput(
                 f"这份投票帖快照（SHA-256 {snapshot[:16]}…）已经作为第 {row['round']} 轮记录过："
                 "投票帖或轮次弄错了？同一份投票不能记录成两轮。"
-            )
-        if row["source"] == source and row["deadline"] == deadline:
-            shown = datetime.fromisoformat(deadline).strftime("%Y-%m-%d %H:%M:%S")
-            raise BadInput(
-                f"第 {row['round']} 轮已经用同一个投票帖和同一个截止时间（{shown}）记录过："
-                "投票帖或截止时间弄错了？"
             )
 
 
@@ -205,10 +252,14 @@ def thread_problems(thread: Thread, result: TallyResult) -> list[str]:
     deadline = result.deadline
     opening = min(thread.posts, key=lambda post: post.posted_at)
     problems = []
+
+    def shown(moment: datetime) -> str:
+        return format_local(moment, deadline.tzinfo)
+
     if opening.posted_at > deadline:
         problems.append(
-            f"投票帖的第一个帖子（{_where(opening.floor)}，{format_iso(opening.posted_at)}）"
-            f"在截止时间 {format_iso(deadline)} 之后：截止时间或投票帖不对？"
+            f"投票帖的第一个帖子（{_where(opening.floor)}，{shown(opening.posted_at)}）"
+            f"在截止时间 {shown(deadline)} 之后：截止时间或投票帖不对？"
         )
     players = [v for v in result.verdicts if v.seat is not None]
     if not players:
@@ -219,8 +270,8 @@ def thread_problems(thread: Thread, result: TallyResult) -> list[str]:
     elif opening.posted_at <= deadline and all(v.posted_at > deadline for v in players):
         first = min(players, key=lambda v: v.posted_at)
         problems.append(
-            f"玩家的 {len(players)} 个帖子都在截止时间 {format_iso(deadline)} 之后"
-            f"（最早的是 {_where(first.floor)}，{format_iso(first.posted_at)}）："
+            f"玩家的 {len(players)} 个帖子都在截止时间 {shown(deadline)} 之后"
+            f"（最早的是 {_where(first.floor)}，{shown(first.posted_at)}）："
             "截止时间的日期不对？"
         )
     return problems

@@ -8,6 +8,7 @@ as a step of its own (undone like any other).
 from __future__ import annotations
 
 from killmod.core.errors import BadInput
+from killmod.core.names import fold
 from killmod.game.store import Game
 
 
@@ -19,7 +20,7 @@ def record_judge(game: Game, name: str, uid: int) -> None:
         if not name:
             raise BadInput("法官的名字不能是空的。")
         for player in roster.players:
-            if player.name == name or player.uid == uid:
+            if fold(player.name) == fold(name) or player.uid == uid:
                 raise BadInput(
                     f"{player.seat}号 {player.name}（uid {player.uid}）是玩家，不是法官。"
                 )

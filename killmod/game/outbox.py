@@ -7,6 +7,8 @@ game file in steps of their own (kind ``board``), before and after it is sent:
 - ``sending``: about to be sent (its key, where to, for which recorded step, which
   process sends it) — committed before the form goes out;
 - ``done``: the board said it is done (the new ``pid`` or ``pmid``);
+- ``held``: the board took a reply but holds it for moderation (待审核: its words, and its
+  ``pid`` when it gave one) — nobody sees it until a moderator passes it;
 - ``failed``: the board refused it (nothing was posted or sent).
 
 A key whose last record is ``sending`` was sent with no answer (a timeout, a crash): the
@@ -34,7 +36,7 @@ from killmod.core.errors import BadInput
 from killmod.core.times import format_iso
 from killmod.game.store import BOARD, Game
 
-State = Literal["sending", "done", "failed"]
+State = Literal["sending", "done", "held", "failed"]
 What = Literal["post", "pm"]
 
 
@@ -158,8 +160,8 @@ def finish(
     seat: int | None = None,
     now: datetime,
 ) -> None:
-    """Record, in its own step, that ``key`` is ``done`` or ``failed`` (with ``data``: the
-    pid or pmid, the board's words)."""
+    """Record, in its own step, that ``key`` is ``done``, ``held`` or ``failed`` (with
+    ``data``: the pid or pmid, the board's words)."""
     with game.transaction(title, kind=BOARD, when_over=True):
         game.record(
             None,

@@ -7,6 +7,11 @@ it, never followed and never overwritten.  Files are created readable by their
 owner only (0600; on Windows the folder's permissions are what protect them).
 Several files are placed all or none, so a step that hands out notices either
 hands out every one or none.
+
+The files a step writes are named in the step (``killmod.game.store``); undoing the step
+moves them aside (``MoveAside``) into ``void/step<N>/`` in their folder, so that the
+private folder holds the standing game's files under their natural names, and what was
+voided stays readable.
 """
 
 from __future__ import annotations
@@ -15,9 +20,14 @@ import os
 import secrets
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import click
+
 from killmod.core.errors import BadInput
+
+VOID = "void"
 
 # O_NOFOLLOW is POSIX only; O_EXCL alone already refuses to open through a link.
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -113,3 +123,67 @@ def _taken(target: Path) -> str:
 def _remove(path: Path) -> None:
     with suppress(FileNotFoundError):
         os.unlink(path)
+
+
+@dataclass
+class MoveAside:
+    """The private files of an undone step moved into ``void/step<N>/`` beside them: a
+    delivery of the undo step (moved before it is committed, moved back if it is not)."""
+
+    paths: list[Path]
+    step: int
+    moved: list[tuple[Path, Path]] = field(default_factory=list)
+    missing: list[Path] = field(default_factory=list)
+
+    def aside(self, path: Path) -> Path:
+        """Where ``path`` goes: ``void/step<N>/`` in its own folder."""
+        return path.parent / VOID / f"step{self.step}" / path.name
+
+    def write(self) -> None:
+        """Move each file that is still there; a name taken in the void folder is refused."""
+        try:
+            for path in self.paths:
+                if not os.path.lexists(path):
+                    self.missing.append(path)
+                    continue
+                target = self.aside(path)
+                _make_folder(target.parent)
+                _move(path, target)
+                self.moved.append((path, target))
+        except BaseException:
+            self.retract()
+            raise
+
+    def retract(self) -> None:
+        """Put the files moved back under their names (the undo was not recorded)."""
+        for path, target in reversed(self.moved):
+            with suppress(OSError):
+                _move(target, path)
+        self.moved = []
+
+    def announce(self) -> None:
+        """Where the voided files went, on stderr."""
+        if self.moved:
+            folder = self.moved[0][1].parent
+            click.echo(f"作废的私密文件（{len(self.moved)} 个）移到了 {folder}。", err=True)
+        if self.missing:
+            names = "、".join(str(path) for path in self.missing)
+            click.echo(f"这一步写过的私密文件已经不在：{names}。", err=True)
+
+    def files(self) -> list[Path]:
+        """No new private file: these were written by the undone step."""
+        return []
+
+
+def _move(source: Path, target: Path) -> None:
+    """Rename ``source`` to ``target``, never over a file there."""
+    try:
+        if os.name == "nt":
+            os.rename(source, target)
+        else:
+            os.link(source, target, follow_symlinks=False)
+            os.unlink(source)
+    except FileExistsError:
+        raise BadInput(_taken(target)) from None
+    except OSError as error:
+        raise BadInput(f"无法移动文件：{source} → {target}（{error.strerror}）") from None

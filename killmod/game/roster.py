@@ -39,7 +39,7 @@ TOP_KEYS = (
 CODE_RULES = "v4"
 PLAYER_KEYS = ("seat", "name", "uid", "aliases", "alive", "role", "former")
 FORMER_KEYS = ("name", "until", "uid")
-JUDGE_KEYS = ("name", "uid")
+PERSON_KEYS = ("name", "uid")  # a judge or a substitute written as a table
 # Warnings carried into a set whose warnings never escalate: at most this many.
 MAX_CARRIED = 9
 TIME_LAYOUTS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
@@ -93,7 +93,7 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
     variants = _variants(top, rules)
     claims = _Claims()
     judges, judge_uids = _judges(top, claims)
-    substitutes = _people(top, "substitutes", claims)
+    substitutes, substitute_uids = _people(top, "substitutes", claims)
     tables = _players(top, ZoneInfo(timezone), claims)
     code = _code(top, rules, len(tables))
     roles = roles_of(rules, variants)
@@ -113,6 +113,7 @@ def parse_roster(text: str, source: str = "roster.toml") -> Roster:
         warnings=_warnings(top, {player.seat for player in players}, rules),
         code=code,
         judge_uids=judge_uids,
+        substitute_uids=substitute_uids,
     )
 
 
@@ -175,38 +176,43 @@ def _code(top: TomlTable, rules: str, players: int) -> str | None:
 def _judges(top: TomlTable, claims: _Claims) -> tuple[tuple[str, ...], dict[str, int]]:
     """The judges: names, or tables ``{ name = "法官大人", uid = 100 }`` whose uid is matched
     against the author link (a lookalike name is then never taken for the judge)."""
-    raw = top.data.get("judges")
+    return _people(top, "judges", claims)
+
+
+def _people(top: TomlTable, key: str, claims: _Claims) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The judges or the substitutes (each substitute a place in the queue): names, or
+    tables ``{ name = "替补甲", uid = 3001 }``; the names, and the uids by name."""
+    raw = top.data.get(key)
     if not isinstance(raw, list) or all(isinstance(entry, str) for entry in raw):
-        return _people(top, "judges", claims), {}
+        names = top.strings(key)
+        for place, name in enumerate(names, start=1):
+            claims.name(top, key, name, _owner(key, place))
+        return names, {}
     names, uids = [], {}
     for index, entry in enumerate(raw):
+        owner = _owner(key, index + 1)
         if isinstance(entry, str):
             if not entry.strip() or entry != entry.strip():
-                raise top.fail("judges", f"的第 {index + 1} 项不能是空的，首尾也不能有空格")
-            claims.name(top, "judges", entry, "法官")
+                raise top.fail(key, f"的第 {index + 1} 项不能是空的，首尾也不能有空格")
+            claims.name(top, key, entry, owner)
             names.append(entry)
             continue
         if not isinstance(entry, dict):
-            raise top.fail("judges", f"的第 {index + 1} 项应为名字或表，实际是{show(entry)}")
-        table = top.child("judges", entry, f"judges 第 {index + 1} 项", index, len(raw))
-        table.check_keys(JUDGE_KEYS)
+            raise top.fail(key, f"的第 {index + 1} 项应为名字或表，实际是{show(entry)}")
+        table = top.child(key, entry, f"{key} 第 {index + 1} 项", index, len(raw))
+        table.check_keys(PERSON_KEYS)
         table.require("name")
-        name, uid = table.string("name"), table.integer("uid")
-        claims.name(table, "name", name, "法官")
-        claims.uid(table, uid, "法官")
+        name, uid = table.string("name"), table.integer("uid", MAX_UID)
+        claims.name(table, "name", name, owner)
+        claims.uid(table, uid, owner)
         names.append(name)
         if uid is not None:
             uids[name] = uid
     return tuple(names), uids
 
 
-def _people(top: TomlTable, key: str, claims: _Claims) -> tuple[str, ...]:
-    """The judges or the substitutes; each substitute is a place in the queue."""
-    names = top.strings(key)
-    for place, name in enumerate(names, start=1):
-        owner = "法官" if key == "judges" else f"替补第 {place} 位"
-        claims.name(top, key, name, owner)
-    return names
+def _owner(key: str, place: int) -> str:
+    return "法官" if key == "judges" else f"替补第 {place} 位"
 
 
 def _players(top: TomlTable, zone: ZoneInfo, claims: _Claims) -> list[tuple[Player, TomlTable]]:
@@ -341,3 +347,30 @@ def _carried_limit(rules: str) -> tuple[int, str]:
                 f"带入的警告最多 {total - 1} 次（已被换下的玩家请写成 former）"
             )
     return MAX_CARRIED, f"合理范围（最多 {MAX_CARRIED} 次）"
+
+
+def name_taken(roster: Roster, name: str) -> tuple[int | None, str] | None:
+    """Who in ``roster`` already has ``name`` as ``killmod.core.names.fold`` compares names
+    (case, width, traditional and simplified alike): the seat (None for a judge or a
+    substitute) and, in words, whose name, alias or former holder's name it is; None when
+    nobody has it.
+
+    What the set-up refuses for two people (``_Claims``), a later step refuses too: the
+    tally could not tell such names apart."""
+    wanted = fold(name)
+    for player in roster.players:
+        kinds = (
+            [("名字", player.name)]
+            + [("别名", alias) for alias in player.aliases]
+            + [("前任玩家的名字", holder.name) for holder in player.former]
+        )
+        for kind, written in kinds:
+            if fold(written) == wanted:
+                return player.seat, f"{player.seat}号 {player.name} 的{kind}「{written}」"
+    for judge in roster.judges:
+        if fold(judge) == wanted:
+            return None, f"法官「{judge}」"
+    for substitute in roster.substitutes:
+        if fold(substitute) == wanted:
+            return None, f"替补「{substitute}」"
+    return None

@@ -78,7 +78,10 @@ KIND_NAMES = {
     "vote_opened": "开始投票（截止时间）",
     "board": "论坛上的发帖和站内短信",
     "judge": "法官的论坛 uid",
+    "alias": "别名",
 }
+# The private files a step wrote (``Game._keep_private_files``): no change to the game.
+PRIVATE_FILES = "private_files"
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
 # What was posted on the board or sent by 站内短信 (``killmod.game.outbox``): a log of the
@@ -123,6 +126,10 @@ class Delivery(Protocol):
     def retract(self) -> None: ...
 
     def announce(self) -> None: ...
+
+    def files(self) -> list[Path]:
+        """The private files it writes (kept with the step: undoing it moves them aside)."""
+        ...
 
 
 class Step:
@@ -298,6 +305,7 @@ class Game:
         written: list[Delivery] = []
         try:
             yield step
+            self._keep_private_files(step)
             self._finish(step, when_over=when_over, based_on=based_on)
             for delivery in step.deliveries:
                 delivery.write()
@@ -316,6 +324,13 @@ class Game:
         self._step = None
         for delivery in step.deliveries:
             delivery.announce()
+
+    def _keep_private_files(self, step: Step) -> None:
+        """Name in the step the private files it writes (``killmod.game.private_files``:
+        undoing the step moves them aside)."""
+        files = [os.path.abspath(path) for delivery in step.deliveries for path in delivery.files()]
+        if files:
+            self.record(step.round, PRIVATE_FILES, None, {"files": files})
 
     def head(self) -> int:
         """The last step recorded in the file (any game, undo included): a version number."""
@@ -397,10 +412,11 @@ class Game:
             update steps set void = ? where void = 0 and id != ? and id > ?
               and (exists (select 1 from events where step_id = steps.id and void = ?)
                    or exists (select 1 from tallies where step_id = steps.id and void = ?))
-              and not exists (select 1 from events where step_id = steps.id and void = 0)
+              and not exists (select 1 from events where step_id = steps.id and void = 0
+                              and kind != ?)
               and not exists (select 1 from tallies where step_id = steps.id and void = 0)
             """,
-            [current, current, self._since[2], current, current],
+            [current, current, self._since[2], current, current, PRIVATE_FILES],
         )
 
     def _require_step(self) -> Step:
@@ -496,6 +512,7 @@ class Game:
             "timezone": roster.timezone,
             "judges": list(roster.judges),
             "judge_uids": roster.judge_uids,
+            "substitute_uids": roster.substitute_uids,
             "variants": list(roster.variants),
             "code": roster.code,
         }
@@ -674,6 +691,11 @@ class Game:
                 if event.data["new"] in queue:
                     queue.remove(event.data["new"])
                 warnings.pop(seat, None)  # a new holder starts without warnings
+            elif event.kind == "alias":  # ``killmod alias``: a name players vote with
+                player = players[seat]
+                players[seat] = replace(player, aliases=(*player.aliases, event.data["alias"]))
+            elif event.kind == "uid":  # a player's uid the board showed (a recorded tally)
+                players[seat] = replace(players[seat], uid=event.data["uid"])
             elif event.kind == "judge":  # ``killmod judge``: a judge's uid after the set-up
                 if event.data["name"] not in judges:
                     judges.append(event.data["name"])
@@ -685,6 +707,7 @@ class Game:
             judges=tuple(judges),
             judge_uids=judge_uids,
             substitutes=tuple(queue),
+            substitute_uids=dict(self.setting("substitute_uids") or {}),
             variants=tuple(self.setting("variants") or ()),
             warnings=warnings,
             code=self.setting("code"),
@@ -777,8 +800,55 @@ class Game:
             )
             .last_pk
         )
-        self.db["posts"].insert_all(post_row(tally_id, post) for post in posts)
+        # ``alter``: the ``hidden`` column is added to a file the first time a post has some.
+        self.db["posts"].insert_all((post_row(tally_id, post) for post in posts), alter=True)
         return tally_id
+
+    def save_evidence(
+        self,
+        tally_id: int,
+        *,
+        sha256: str,
+        count: str,
+        announcement: str | None,
+        published: str | None,
+    ) -> None:
+        """Keep a recorded tally's evidence (inside its step): the exact text of its count
+        document, its SHA-256, the announcement as printed and where the bundle is published.
+
+        One row per tally in ``evidence``, made in a file of an earlier killmod by the first
+        tally that has some; the tally's row says whether it stands.
+        """
+        self._require_step()
+        with self._log_unchanged():
+            self.db["evidence"].create(
+                {
+                    "tally_id": int,
+                    "sha256": str,
+                    "count": str,
+                    "announcement": str,
+                    "published": str,
+                },
+                pk="tally_id",
+                foreign_keys=[("tally_id", "tallies", "id")],
+                if_not_exists=True,
+            )
+            self.db["evidence"].insert(
+                {
+                    "tally_id": tally_id,
+                    "sha256": sha256,
+                    "count": count,
+                    "announcement": announcement,
+                    "published": published,
+                }
+            )
+
+    def evidence(self, tally_id: int) -> dict[str, Any] | None:
+        """The evidence kept with tally ``tally_id`` (None: recorded without any)."""
+        if "evidence" not in self.db.table_names():
+            return None
+        rows = list(self.db.query("select * from evidence where tally_id = ?", [tally_id]))
+        return rows[0] if rows else None
 
     def void_tally(self, tally_id: int) -> None:
         """Void a standing tally (inside a transaction), marked by the voiding step."""
@@ -833,7 +903,9 @@ class Game:
 
 
 def post_row(tally_id: int, post: Post) -> dict[str, Any]:
-    """A post as stored in the snapshot."""
+    """A post as stored in the snapshot (its hidden text, the column ``hidden``, only when it
+    has some: a snapshot of posts without any is stored, and hashed, as before)."""
+    hidden = {"hidden": json.dumps(list(post.hidden), ensure_ascii=False)} if post.hidden else {}
     return {
         "tally_id": tally_id,
         "pid": post.pid,
@@ -846,6 +918,7 @@ def post_row(tally_id: int, post: Post) -> dict[str, Any]:
         "quotes": json.dumps(list(post.quotes), ensure_ascii=False),
         "edited_at": format_iso(post.edited_at) if post.edited_at else None,
         "banned": int(post.banned),
+        **hidden,
     }
 
 

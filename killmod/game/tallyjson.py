@@ -1,8 +1,10 @@
-"""The ``killmod.tally/1`` JSON document of a tally, whole (README's “The JSON document”).
+"""The ``killmod.tally/1`` JSON document of a tally (README's “The JSON document”).
 
-What the game file records (``killmod.usecases.record``) and what ``--print-secrets``
-prints; ``killmod.announce.tallydoc`` makes the vote thread's copy of it.  Built from the
-result alone, with no template (and no Jinja2 imported for it).
+Whole, it is what the game file records (``killmod.usecases.record``) and what
+``--print-secrets`` prints; ``public_tally_json`` is the vote thread's copy of it, which
+the announcement's ``--format json`` prints and an evidence bundle holds
+(``killmod.usecases.evidence``).  Built from the result alone, with no template (and no
+Jinja2 imported for it).
 """
 
 from __future__ import annotations
@@ -20,12 +22,18 @@ from killmod.core.model import (
     TallyResult,
     Verdict,
 )
+from killmod.core.redact import redact_url
 from killmod.core.times import format_iso
 
 if TYPE_CHECKING:
     from killmod.rules.base import RuleSet
 
 SCHEMA = "killmod.tally/1"
+# A silenced (V4.0 癫狂) player's ballot, shown publicly: not counted, no reason given.
+NOT_COUNTED = "not_counted"
+# The verdicts and flags that name a hidden night effect (V4.0 【沉默】).
+HIDDEN_VERDICTS = {"frenzy": NOT_COUNTED}
+HIDDEN_FLAGS = frozenset({"frenzy"})
 
 
 def revealed_camps(result: TallyResult, rules: RuleSet) -> dict[int, str | None]:
@@ -77,6 +85,17 @@ def tally_json(result: TallyResult, rules: RuleSet) -> dict:
         **({"day": _day_json(result.day)} if result.day else {}),
         **({"early": True} if result.early else {}),
     }
+
+
+def public_tally_json(result: TallyResult, rules: RuleSet) -> dict:
+    """The ``killmod.tally/1`` document as the vote thread may see it: a post a hidden
+    night effect left uncounted (V4.0 癫狂) is ``not_counted``, with no flag naming it."""
+    document = tally_json(result, rules)
+    document["source"]["url"] = redact_url(document["source"]["url"])
+    document["flags"] = [f for f in document["flags"] if f["reason"] not in HIDDEN_FLAGS]
+    for verdict in document["verdicts"]:
+        verdict["verdict"] = HIDDEN_VERDICTS.get(verdict["verdict"], verdict["verdict"])
+    return document
 
 
 def _ballot_json(b: Ballot) -> dict:
@@ -144,6 +163,8 @@ def _verdict_json(v: Verdict) -> dict:
         "fragment": v.fragment,
         "ruling": v.ruling,
         "notes": list(v.notes),
+        "read_as": v.read_as,
+        "detail": v.detail,
     }
 
 

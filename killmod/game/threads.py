@@ -7,6 +7,12 @@ the latest standing one of a kind (and round) is the one remembered.  Commands t
 a thread (``tally``, ``watch``, ``lurkers``, ``audit``) take the remembered one when none
 is given.  An address is kept as ``killmod.core.redact`` shows it (a login in it never is), and
 a saved page or folder by its absolute path.
+
+A thread is one thread whatever address names it (another page, another view, the rewritten
+URL form, http or https: ``thread_key``), and it plays one part in a game: a thread the
+file knows as the game thread or as another round's vote thread is refused as this round's
+vote thread (``refuse_other_part``), before anything is recorded — counted as a vote,
+the game thread's discussion would be read as fifteen self votes and their warnings.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from killmod.core.errors import BadInput
 from killmod.core.redact import HIDDEN, redact_url
@@ -75,6 +82,67 @@ def kept_address(source: str) -> str:
     return redact_url(source)
 
 
+def thread_key(address: str) -> str:
+    """What names the thread at ``address`` whatever its form: a board's thread by its first
+    page as the forum format writes it (any page, any view of a Discuz! X thread), without
+    the scheme, the host in lower case; a saved page or folder by its absolute path."""
+    kept = kept_address(address)
+    if "://" not in kept:
+        return kept
+    import scrapers
+
+    first = kept
+    found = scrapers.views(kept, None)
+    if found is not None:
+        first = found.pages_url
+    else:
+        for scraper in scrapers.SCRAPERS:
+            if scraper.matches(kept, ""):
+                first = scraper.page_url(kept, 1)
+                break
+    parts = urlsplit(first)
+    return urlunsplit(("", parts.netloc.lower(), parts.path, parts.query, ""))
+
+
+def part_of(game: Game, address: str, round_no: int | None) -> str | None:
+    """What the game file knows the thread at ``address`` as, other than ``round_no``'s vote
+    thread (None: the game thread's part): the game thread, or another round's vote thread
+    (remembered, or the source of its recorded tally); None when it plays no other part."""
+    key = thread_key(address)
+    known = remembered(game)
+    if round_no is not None and known.game and thread_key(known.game) == key:
+        return "游戏帖"
+    votes = {n: url for n, url in known.votes.items()}
+    for row in game.tallies():
+        votes.setdefault(row["round"], row["source"])
+    for number, url in sorted(votes.items()):
+        if number != round_no and thread_key(url) == key:
+            return f"第 {number} 轮的投票帖"
+    return None
+
+
+def refuse_other_part(game: Game, address: str, round_no: int | None) -> None:
+    """Inside a step: ``address`` must not be a thread the game file knows in another part
+    (``round_no``: as this round's vote thread; None: as the game thread)."""
+    part = part_of(game, address, round_no)
+    if part is None:
+        return
+    shown = kept_address(address)
+    if round_no is None:
+        raise BadInput(
+            f"{shown} 是游戏文件记下的{part}，不能再记作游戏帖。网址弄错了？什么也没有记录。"
+        )
+    fix = (
+        "如果记下的游戏帖本身不对，先用 killmod thread game 正确网址 改正它"
+        if part == "游戏帖"
+        else "一轮投票用一个专门的投票帖"
+    )
+    raise BadInput(
+        f"{shown} 是游戏文件记下的{part}，不是第 {round_no} 轮的投票帖："
+        f"网址弄错了？（{fix}。）什么也没有记录。"
+    )
+
+
 def remember(
     game: Game,
     source: str,
@@ -104,6 +172,7 @@ def set_thread(game: Game, source: str, *, thread: str, round_no: int | None = N
     where = "游戏帖" if thread == GAME else f"第 {round_no} 轮的投票帖"
     with game.transaction(f"{where}：{kept_address(source)}", kind=KIND, round_no=round_no):
         refuse_if_over(game)
+        refuse_other_part(game, source, round_no if thread == VOTE else None)
         if not remember(game, source, thread=thread, round_no=round_no):
             raise BadInput(f"{where}已经是 {kept_address(source)}，没有改动。")
     return round_no

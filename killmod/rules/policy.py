@@ -16,12 +16,15 @@ class TallyPolicy:
     ``first`` — the first ballot stands and every later one is rejected
     ``repeat_ballot`` (X 每个人只有一次投票机会). ``violations``: the verdicts of a
     vote-thread post that are 犯规 under the set (1.2 补充说明 二.5); none elsewhere.
+    ``follow_invalid``: a ballot that says 跟票 or 补票 is rejected ``follow_vote`` (X
+    注意事项 11 “跟票或补票将被记为无效票”); elsewhere it is read as any vote.
     """
 
     non_voter: Literal["self", "none"]
     warn_non_voters: bool
     ballots: Literal["last", "first"] = "last"
     violations: frozenset[str] = frozenset()
+    follow_invalid: bool = False
 
 
 @dataclass(frozen=True)

@@ -72,8 +72,11 @@ MAX_PLAYERS = 16
 
 # 3.18 “每个人只有一次投票机会，也可弃权不投”: not voting is abstaining, no warning, and the
 # first ballot stands; 注意事项 11) “不得跟票或补票。跟票或补票将被记为无效票”: a later one is
-# ``repeat_ballot``.
-TALLY_POLICY = TallyPolicy(non_voter="none", warn_non_voters=False, ballots="first")
+# ``repeat_ballot``, and a ballot that says 跟票 or 补票 is ``follow_vote`` (it is the
+# voter's one ballot, and invalid).
+TALLY_POLICY = TallyPolicy(
+    non_voter="none", warn_non_voters=False, ballots="first", follow_invalid=True
+)
 
 # The rule text's own words on the day vote, for the vote thread's opening post (killmod
 # open): 3.18、3.19、4.5、注意事项 11 and the judge's phrase 13 (docs/rules/x.md, “The

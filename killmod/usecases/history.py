@@ -39,13 +39,16 @@ class Vote:
 
 @dataclass(frozen=True)
 class Departure:
-    """A player out: the round, the seat and who held it, how, the identity announced."""
+    """A player out: the round, the seat and who held it, how, the identity announced;
+    ``when`` names the round (第 2 轮), or the night for a night's death as the dawn post
+    names it (1.2 第 2 轮的夜晚, V4.0 第 1 夜)."""
 
     round: int | None
     seat: int
     name: str
     how: str
     shown: str | None
+    when: str | None = None
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,8 @@ def _departures(game: Game, tallies: dict[int, dict[str, Any]]) -> tuple[Departu
             names[event.seat] = event.data["new"]
         if event.kind == "death":
             how = event.data.get("causes", [event.data.get("how")])[0]
-            deaths.append((event.round, event.seat, names[event.seat], how))
+            when = _when(rules, event)
+            deaths.append((event.round, event.seat, names[event.seat], how, when))
         if state is not None:
             state = _replay(rules, state, event, tallies, shown)
     # An identity turned over later is announced all the same (1.0: the first out's card
@@ -163,9 +167,18 @@ def _departures(game: Game, tallies: dict[int, dict[str, Any]]) -> tuple[Departu
             rules.announced_camp(roster.seat(seat).role)
             if rules.state_is_roster
             else shown.get(seat),
+            when,
         )
-        for round_no, seat, name, how in deaths
+        for round_no, seat, name, how, when in deaths
     )
+
+
+def _when(rules, death: Event) -> str | None:
+    """The round of a death, or the night for a night's (by the number ``night`` takes)."""
+    if death.round is None:
+        return None
+    night = rules.night_of_round(death.round) if "night_id" in death.data else None
+    return rules.night_name(night) if night is not None else f"第 {death.round} 轮"
 
 
 def _replay(rules, state, event: Event, tallies, shown: dict[int, str]):

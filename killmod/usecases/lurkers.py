@@ -77,9 +77,11 @@ class Leave:
 
 @dataclass(frozen=True)
 class PostCount:
-    """One living player's posts in the window, and what they make of the player.
+    """One holder's posts in the window (a seat's holder, or, when the seat changed hands
+    in the window, each of its holders over his own part), and what they make of him.
 
-    ``warnable`` is False for a lurker who has since gone out or been replaced:
+    ``since``/``until``: the part of the window he held the seat, where it is not all of
+    it.  ``warnable`` is False for a lurker who has since gone out or been replaced:
     nobody is left to warn.
     """
 
@@ -89,6 +91,8 @@ class PostCount:
     status: Literal["ok", "lurking", "leave"]
     leave: Leave | None = None
     warnable: bool = True
+    since: datetime | None = None
+    until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -266,50 +270,95 @@ def count_posts(
 ) -> tuple[PostCount, ...]:
     """Each of ``players``' posts in ``window``, in seat order (a pure function).
 
-    Authors are matched as the tally matches voters (uid, then name); a
-    former holder's posts count for the seat until the substitution, the
-    current holder's from then on.
+    Authors are matched as the tally matches voters (uid, then name).  A seat counts the
+    posts of whoever held it when each was made: a former holder's until the substitution,
+    the current holder's from then on — one count for each holder of the window, each
+    over his own part of it (docs/rules/1.2.md, 潜水).
     """
     authors = AuthorIndex(roster)
     tally = Counter(
-        seat
+        held
         for post in posts
-        if window.holds(post.posted_at) and (seat := _seat_of(post, authors)) is not None
+        if window.holds(post.posted_at) and (held := _holder_of(post, authors)) is not None
     )
     tz = ZoneInfo(roster.timezone)
-    on_leave = {leave.seat: leave for leave in leaves if window.touches_day(leave.day, tz)}
+    on_leave = {
+        (leave.seat, leave.name): leave for leave in leaves if window.touches_day(leave.day, tz)
+    }
     return tuple(
-        _post_count(player, tally[player.seat], minimum, on_leave.get(player.seat), window)
+        _post_count(player, holder, tally[player.seat, holder.name], minimum, on_leave, window)
         for player in sorted(players, key=lambda player: player.seat)
+        for holder in _holders_in(player, window)
     )
 
 
-def _seat_of(post: Post, authors: AuthorIndex) -> int | None:
-    """The seat a post counts for, or None (a judge, an outsider, a replaced player)."""
+@dataclass(frozen=True)
+class _Holding:
+    """Someone who held a seat from ``since`` until ``until`` (None: open ends)."""
+
+    name: str
+    since: datetime | None
+    until: datetime | None
+
+
+def _holders_in(player: Player, window: Window) -> list[_Holding]:
+    """The seat's holders whose time in the seat overlaps the window, earliest first."""
+    starts = [None, *(former.until for former in player.former)]
+    ends = [*(former.until for former in player.former), None]
+    names = [*(former.name for former in player.former), player.name]
+    return [
+        _Holding(name, since, until)
+        for name, since, until in zip(names, starts, ends, strict=True)
+        if (until is None or window.start is None or until > window.start)
+        and (since is None or window.end is None or since < window.end)
+    ]
+
+
+def _holder_of(post: Post, authors: AuthorIndex) -> tuple[int, str] | None:
+    """The seat a post counts for and who held it then, or None (a judge, an outsider, a
+    holder writing outside his time in the seat)."""
     standing, player = authors.identify(post)
     if standing != "player":
         return None
-    if player.former and _by_holder(post, player) and post.posted_at <= player.former[-1].until:
-        return None  # the substitute, before taking the seat over
-    return player.seat
+    if not player.former or _by_holder(post, player.uid, player.name):
+        if player.former and post.posted_at <= player.former[-1].until:
+            return None  # the substitute, before taking the seat over
+        return player.seat, player.name
+    since = None
+    for former in player.former:
+        if _by_holder(post, former.uid, former.name):
+            return (player.seat, former.name) if since is None or post.posted_at > since else None
+        since = former.until
+    return None
 
 
-def _by_holder(post: Post, player: Player) -> bool:
-    """Whether the seat's current holder wrote ``post`` (uid when both are known, else name)."""
-    if post.uid is not None and player.uid is not None:
-        return post.uid == player.uid
-    return fold(post.author) == fold(player.name)
+def _by_holder(post: Post, uid: int | None, name: str) -> bool:
+    """Whether the holder ``name`` (``uid``) wrote ``post`` (uid when both are known)."""
+    if post.uid is not None and uid is not None:
+        return post.uid == uid
+    return fold(post.author) == fold(name)
 
 
 def _post_count(
-    player: Player, posts: int, minimum: int, leave: Leave | None, window: Window
+    player: Player,
+    holder: _Holding,
+    posts: int,
+    minimum: int,
+    on_leave: dict[tuple[int, str], Leave],
+    window: Window,
 ) -> PostCount:
+    leave = on_leave.get((player.seat, holder.name))
     status = "leave" if leave is not None else "lurking" if posts < minimum else "ok"
-    still_held = not player.former or (
-        window.end is not None and player.former[-1].until < window.end
-    )
+    current = holder.until is None
     return PostCount(
-        player.seat, player.name, posts, status, leave, warnable=player.alive and still_held
+        player.seat,
+        holder.name,
+        posts,
+        status,
+        leave,
+        warnable=player.alive and current,
+        since=holder.since if holder.since and window.holds(holder.since) else None,
+        until=holder.until if holder.until and window.holds(holder.until) else None,
     )
 
 

@@ -25,8 +25,10 @@ from killmod.core.model import GameOver
 from killmod.core.times import format_iso
 from killmod.game.effects import record_if_over
 from killmod.game.guards import (
+    DAY_SKIPPED,
     already_recorded,
     expect_night,
+    pending_day,
     refuse_if_over,
     refuse_unless_latest,
     require_dealt,
@@ -39,7 +41,29 @@ from killmod.rules.base import NightChoice, NightPlay, NightRights, RuleSet
 
 # ``--at`` without a date is the nearest such time: at most this far from now.
 NEAREST = timedelta(hours=12)
+# The choices whose target may be one of their own actors, which the judge confirms (a
+# check of oneself, the 检查官's veto on himself, the killers' kill of one of theirs).
+# Where the rule text forbids it the set refuses it itself (V4.0 【蝶衣】“其他角色”, 2.0
+# 守护 “不得守护自己”, 鬼匪 附体 of his own camp); the 生死状 names a killer by its nature.
+SELF_AIMED = {
+    "kill": "杀人",
+    "veto": "否决权",
+    "check": "验人",
+    "snipe": "狙杀",
+    "inject": "注射",
+    "silence": "沉默",
+}
 _GUARD = re.compile(r"\s*(\d+)\s*=\s*(\d+)\s*")
+
+
+class SelfAimed(BadInput):
+    """A night with a choice aimed at one of its own actors, not confirmed by the judge:
+    nothing is recorded (``aimed``: the choices, as ``self_aimed`` says them)."""
+
+    def __init__(self, aimed: tuple[str, ...]) -> None:
+        self.aimed = aimed
+        self.shown = f"请法官核对：{'；'.join(aimed)}。规则没有禁止，但要确认不是写错了座位号。"
+        super().__init__(f"{self.shown}确认无误请加 --yes 再运行。什么也没有记录。")
 
 
 @dataclass(frozen=True)
@@ -96,13 +120,18 @@ def record_night(
     *,
     at_text: str | None = None,
     replace: bool = False,
+    skip_day: bool = False,
+    self_aimed_confirmed: bool = False,
     now: datetime | None = None,
     deliver: Callable[[RecordedNight], Delivery] | None = None,
 ) -> RecordedNight:
     """Resolve night ``night_no`` over the game's state, record it and its deaths, check the win.
 
     ``at_text``: when the deaths are announced (``--at``; default now), for a set with a
-    诈尸 window.
+    诈尸 window.  ``skip_day``: the day before it, whose vote is not recorded, is skipped —
+    the judge's decision, recorded with the night (``killmod.game.guards.expect_night``).
+    A choice aimed at one of its own actors (``self_aimed``) is refused unless
+    ``self_aimed_confirmed``.
     """
     with game.transaction(kind="night") as step:
         roster = game.roster()
@@ -121,10 +150,16 @@ def record_night(
             refuse_unless_latest(game, existing.step, name, "一夜")
         else:
             refuse_if_over(game)
-        expect_night(game, rules, night_no)
+        skipped = pending_day(game) if skip_day else None
+        expect_night(game, rules, night_no, skip_day=skip_day)
         require_dealt(game)
+        if skipped is not None:
+            game.record(skipped, DAY_SKIPPED, None, {"night": night_no, "name": name})
         voided = _void(game, existing) if existing else []
         refuse_if_over(game)
+        aimed = self_aimed(game, night_no, choice)
+        if aimed and not self_aimed_confirmed:
+            raise SelfAimed(aimed)
         current = state_for(game)
         rights, applied = night_rights(game, round_no)
         play = rules.night(current.state, choice, night_no, rights)
@@ -156,6 +191,31 @@ def record_night(
         if deliver is not None:
             step.deliver(deliver(night))
     return night
+
+
+def self_aimed(game: Game, night_no: int, choice: NightChoice) -> tuple[str, ...]:
+    """The night's choices aimed at one of their own actors (``SELF_AIMED``), each a
+    sentence for the judge to confirm: its option and seat as he gave them, and no role."""
+    current = state_for(game)
+    rights, _ = night_rights(game, current.rules.round_of_night(night_no))
+    found = []
+    for skill in current.rules.night_skills(current.state, rights):
+        if skill.option not in SELF_AIMED:
+            continue
+        for target in _targets(choice, skill.option):
+            if target in skill.actors:
+                whom = "本人" if len(skill.actors) == 1 else "本人或同伴"
+                what = SELF_AIMED[skill.option]
+                found.append(f"--{skill.option} {target}：{what}的目标是行使它的玩家{whom}")
+    return tuple(found)
+
+
+def _targets(choice: NightChoice, option: str) -> tuple[int, ...]:
+    """The seats ``choice`` gives for ``option``."""
+    if option == "kill":
+        return choice.kills
+    given = getattr(choice, option)
+    return tuple(given) if isinstance(given, tuple) else () if given is None else (given,)
 
 
 def announcement_time(at_text: str | None, tz: ZoneInfo, now: datetime | None = None) -> datetime:

@@ -18,10 +18,10 @@ from zoneinfo import ZoneInfo
 from killmod.ballots.deadline import parse_deadline
 from killmod.core.errors import BadInput
 from killmod.core.model import Roster, Stage
-from killmod.core.times import format_iso
+from killmod.core.times import format_iso, format_local
 from killmod.game.guards import next_day, refuse_if_over, started_in_progress
 from killmod.game.store import Delivery, Game
-from killmod.game.threads import VOTE, remember
+from killmod.game.threads import VOTE, refuse_other_part, remember
 from killmod.rules import rule_set_of
 from killmod.usecases.day import plan_day
 
@@ -61,7 +61,7 @@ def open_vote(
     deadline = parse_deadline(deadline_text, tz, now)
     if deadline <= now:
         raise BadInput(
-            f"截止时间 {format_iso(deadline)} 已经过去（现在 {format_iso(now)}）："
+            f"截止时间 {format_local(deadline, tz)} 已经过去（现在 {format_local(now, tz)}）："
             "开投票帖要给以后的截止时间。"
         )
     with game.transaction(kind="open") as step:
@@ -76,7 +76,8 @@ def open_vote(
             )
         _refuse_before_night(game, round_no)
         plan = plan_day(game, round_no, phase=None, recording=True, replacing=False)
-        step.describe(f"第 {round_no} 轮开始投票（截止 {format_iso(deadline)}）", round_no=round_no)
+        shown = format_local(deadline, tz)
+        step.describe(f"第 {round_no} 轮开始投票（截止 {shown}）", round_no=round_no)
         game.record(
             round_no,
             KIND,
@@ -84,6 +85,7 @@ def open_vote(
             {"deadline": format_iso(deadline), "stage": plan.stage.as_json()},
         )
         if thread:
+            refuse_other_part(game, thread, round_no)
             remember(game, thread, thread=VOTE, round_no=round_no)
         opening = Opening(round_no, plan.stage, deadline, game.roster(), thread)
         if deliver is not None:
@@ -100,7 +102,7 @@ def _refuse_before_night(game: Game, round_no: int) -> None:
     if night is None or round_no in nights or (not played and started_in_progress(game)):
         return
     raise BadInput(
-        f"第 {round_no} 轮的夜晚（第 {night} 夜）还没有记录：先记录夜晚"
+        f"{rules.night_name(night)}还没有记录：先记录夜晚"
         f"（killmod night --round {night} …），再开第 {round_no} 轮的投票。"
     )
 

@@ -14,17 +14,20 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import replace as dataclass_replace
+from typing import Any
 
 from killmod.core.model import Post, Recorded, TallyResult
 from killmod.core.redact import redact_url
 from killmod.core.times import format_iso
 from killmod.fetch.thread import Thread
+from killmod.game.delivery import Handout
 from killmod.game.effects import record_if_over, record_warning
 from killmod.game.guards import expect_day, refuse_if_over, refuse_same_thread
 from killmod.game.store import Delivery, Game, post_row
 from killmod.game.tallyjson import tally_json
 from killmod.game.threads import VOTE, remember
 from killmod.rules import rule_set
+from killmod.usecases.evidence import canonical, sha256
 
 
 def snapshot_hash(posts: tuple[Post, ...]) -> str:
@@ -44,6 +47,8 @@ def record_tally(
     replace: bool,
     based_on: int | None = None,
     deliver: Callable[[TallyResult], Delivery] | None = None,
+    evidence: dict[str, Any] | None = None,
+    published: str | None = None,
 ) -> Recorded:
     """Store the tally of ``result.round`` with its snapshot and apply its effects.
 
@@ -52,6 +57,10 @@ def record_tally(
     file's ``head()`` the count was made on — must still be the file's head.
     ``replace`` voids the round's last recorded tally.  ``deliver`` renders what the
     judge receives from the recorded result; it is written before the commit.
+    ``evidence`` is the vote's count document (``killmod.usecases.evidence``): kept with
+    the tally, its SHA-256 in ``Recorded.evidence`` for the announcement to print, with
+    the announcement ``deliver`` made and where the judge publishes the bundle
+    (``published``).
     """
     from killmod.usecases.day import plan_day
 
@@ -66,7 +75,7 @@ def record_tally(
             refuse_if_over(game)
         expect_day(game, result.round, replacing=replace)
         plan_day(game, result.round, phase=None, recording=True, replacing=replace)
-        refuse_same_thread(game, result.round, snapshot, source, deadline)
+        refuse_same_thread(game, result.round, snapshot, source)
         existing = game.tally_record(result.round) if replace else None
         document = tally_json(result, rules)
         tally_id = game.save_tally(
@@ -84,11 +93,28 @@ def record_tally(
         cause = {"tally_id": tally_id}
         remember(game, thread.source, thread=VOTE, round_no=result.round, cause=cause)
         winner = record_if_over(game, result.round, {"tally_id": tally_id}, result.day.over)
+        count = canonical(evidence) if evidence is not None else None
         recorded = Recorded(
-            tally_id, snapshot, winner, existing["id"] if existing else None, result.early
+            tally_id,
+            snapshot,
+            winner,
+            existing["id"] if existing else None,
+            result.early,
+            evidence=sha256(count) if count is not None else None,
+            evidence_at=published if count is not None else None,
         )
-        if deliver is not None:
-            step.deliver(deliver(dataclass_replace(result, recorded=recorded)))
+        delivery = deliver(dataclass_replace(result, recorded=recorded)) if deliver else None
+        if delivery is not None:
+            step.deliver(delivery)
+        if count is not None:
+            announced = delivery.announcement if isinstance(delivery, Handout) else None
+            game.save_evidence(
+                tally_id,
+                sha256=recorded.evidence,
+                count=count.decode("utf-8"),
+                announcement=announced,
+                published=published,
+            )
     return recorded
 
 
@@ -105,7 +131,8 @@ def _void_old_record(game: Game, existing: dict, tally_id: int) -> None:
 
 
 def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
-    """The day's vote (its stage, the next vote, whom it named), the deaths, the warnings."""
+    """The day's vote (its stage, the next vote, whom it named), the players' uids read from
+    the board (``uid`` events: the roster has them from then on), the deaths, the warnings."""
     round_no, day = result.round, result.day
     game.record(
         round_no,
@@ -122,6 +149,8 @@ def _apply(game: Game, result: TallyResult, tally_id: int) -> None:
             **({"early": True} if result.early else {}),
         },
     )
+    for pin in result.pinned:  # uids the board showed for players the roster gave none
+        game.record(round_no, "uid", pin.seat, {**pin.as_json(), "tally_id": tally_id})
     for seat in day.out:
         game.record(round_no, "death", seat, {"how": "voted", "tally_id": tally_id})
     for warning in result.warnings:

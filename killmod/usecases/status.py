@@ -7,10 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from killmod.core.model import GameOver, Roster, Stage
+from killmod.game.guards import skipped_days
 from killmod.game.state import day_goes_on, day_rounds, next_stage, rule_set_of, state_for
 from killmod.game.store import Event, Game
 from killmod.game.threads import Threads, remembered
-from killmod.rules import rule_set
+from killmod.rules import rule_set, title
 from killmod.rules.base import RuleSet
 from killmod.usecases.day import PHASES
 from killmod.usecases.history import Departure, chronicle
@@ -66,6 +67,9 @@ class Status:
     threads: Threads = field(default_factory=Threads)
     deadline: datetime | None = None
     hidden: dict[str, Any] = field(default_factory=dict)
+    rules_title: str = ""  # the set's name as judges write it (V4.0)
+    # What comes next: ("over", n), ("day", n) — the vote of round n — or ("night", n).
+    upcoming: tuple[str, int] = ("night", 1)
 
 
 def game_status(game: Game) -> Status:
@@ -106,18 +110,20 @@ def game_status(game: Game) -> Status:
         dealt=dealt,
         winner=GameOver.from_json(over[-1].data) if over else None,
         pending_lottery=pending,
-        skipped=_skipped(rules, nights, days),
+        skipped=_skipped(rules, game, nights, days),
         next_step=next_words,
         leaves=tuple(
             LeaveDay(e.seat, e.data["name"], e.data["day"]) for e in events if e.kind == "leave"
         ),
         penalties=_penalties(game, nights),
-        phase=_phase(upcoming, round_no, following or rules.first_stage(), pending),
+        phase=_phase(rules, upcoming, round_no, following or rules.first_stage(), pending),
         departures=chronicle(game).departures,
         veto=_veto(roster, events),
         threads=threads,
         deadline=deadline,
         hidden=_hidden(game) if dealt else {},
+        rules_title=title(roster.rules),
+        upcoming=upcoming,
     )
 
 
@@ -133,26 +139,28 @@ def _upcoming(rules, round_no, nights, days, following, pending, over) -> tuple[
     return "night", round_no + 1
 
 
-def _phase(upcoming: tuple[str, int], round_no: int, stage: Stage, pending: int | None) -> str:
+def _phase(
+    rules: RuleSet, upcoming: tuple[str, int], round_no: int, stage: Stage, pending: int | None
+) -> str:
     """The phase the game is in, in words: 白天（投票）, 白天（动刀，辩解者 3号）, and when the
-    round is over, which comes next (接下来是第 3 轮的夜晚)."""
+    round is over, which comes next: a night as the set names it and ``night --round``
+    numbers it (1.2 接下来是第 3 轮的夜晚, V4.0 接下来是第 2 夜), a day as 第 3 轮的白天."""
     kind, number = upcoming
     if kind == "over":
         return "游戏结束"
     if pending:
         return "白天（平票，待抽签或重新投票）"
+    done = "本轮已结束，" if round_no else ""
     if kind == "night":
-        words = "夜晚"
-    else:
-        words = PHASES[stage.phase]
-        if stage.defender is not None:
-            words += f"，辩解者 {stage.defender}号"
-        if stage.candidates:
-            words += "，只能投 " + "、".join(f"{seat}号" for seat in stage.candidates)
-        words = f"白天（{words}）"
+        return f"{done}接下来是{rules.night_name(rules.night_of_round(number))}"
+    words = PHASES[stage.phase]
+    if stage.defender is not None:
+        words += f"，辩解者 {stage.defender}号"
+    if stage.candidates:
+        words += "，只能投 " + "、".join(f"{seat}号" for seat in stage.candidates)
+    words = f"白天（{words}）"
     if number == round_no:
         return words
-    done = "本轮已结束，" if round_no else ""
     return f"{done}接下来是第 {number} 轮的{words}"
 
 
@@ -196,15 +204,20 @@ def _lots_made(events: list[Event], pending: int | None) -> bool:
     return any(e.kind == "lottery" and e.round == pending for e in events)
 
 
-def _skipped(rules: RuleSet, nights: set[int], days: set[int]) -> tuple[str, ...]:
-    """Steps the judge handled by hand: a day with no night before it, two nights in a row."""
+def _skipped(rules: RuleSet, game: Game, nights: set[int], days: set[int]) -> tuple[str, ...]:
+    """Steps the judge handled by hand: a day with no night before it, two nights in a row
+    (a day skipped by decision, ``night --skip-day``, says so)."""
     notes = []
     for round_no in sorted(days - nights):
-        if rules.night_of_round(round_no) is not None:
-            notes.append(f"第 {round_no} 轮没有记录夜晚（权利行使）")
+        night = rules.night_of_round(round_no)
+        if night is not None:
+            notes.append(f"{rules.night_name(night)}没有记录（权利行使）（法官手工处理）")
+    decided = skipped_days(game)
     for round_no in sorted(nights):
-        if round_no + 1 in nights and round_no not in days:
-            notes.append(f"第 {round_no} 轮没有记录白天的投票")
+        if round_no in decided:
+            notes.append(f"第 {round_no} 轮没有投票：法官决定跳过白天（记录{decided[round_no]}时）")
+        elif round_no + 1 in nights and round_no not in days:
+            notes.append(f"第 {round_no} 轮没有记录白天的投票（法官手工处理）")
     return tuple(notes)
 
 
@@ -258,4 +271,4 @@ def _next_step(
     night = rules.night_of_round(round_no + 1)
     if night is None:
         return f"第 {round_no + 1} 轮白天{first}：{fill.tally(round_no + 1)}"
-    return f"第 {round_no + 1} 轮夜晚：killmod night --round {night} --kill 座位号"
+    return f"{rules.night_name(night)}：killmod night --round {night} --kill 座位号"

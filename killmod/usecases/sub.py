@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from killmod.ballots.deadline import parse_deadline
 from killmod.core.errors import BadInput
 from killmod.core.model import Roster
+from killmod.core.names import fold
 from killmod.core.times import format_iso
 from killmod.game.guards import refuse_if_over
 from killmod.game.store import Delivery, Game
@@ -25,6 +26,45 @@ class Substitution:
     new: str
     at: datetime
     roster: Roster
+
+
+def substitute_uid(roster: Roster, name: str, uid: int | None) -> int | None:
+    """The uid ``name`` takes the seat with: ``uid`` as given, else the roster's for him.
+
+    A uid is one forum account: one the game gives to someone else — a player, a seat's
+    former holder, a judge, another substitute — is refused (his ballots would be read as
+    that person's), as is one that differs from the roster's for this substitute.
+    """
+    listed = roster.substitute_uids.get(name)
+    if uid is None:
+        return listed
+    if listed is not None and listed != uid:
+        raise BadInput(
+            f"名单里替补 {name} 的 uid 是 {listed}，--uid 给的是 {uid}：哪个对？"
+            f"不写 --uid 就用名单里的 {listed}。什么也没有记录。"
+        )
+    for owner, owned in _uid_owners(roster, name):
+        if owned == uid:
+            raise BadInput(
+                f"uid {uid} 已经是 {owner} 的论坛帐号，不能给替补 {name}：一个帐号只代表一个人，"
+                "他的帖子会被当成那个人的。请核对替补的 uid。什么也没有记录。"
+            )
+    return uid
+
+
+def _uid_owners(roster: Roster, name: str) -> list[tuple[str, int]]:
+    """Everyone the game gives a uid, but the substitute ``name``: who, and the uid."""
+    owners = [(f"法官 {judge}", uid) for judge, uid in roster.judge_uids.items()]
+    for player in roster.players:
+        if player.uid is not None:
+            owners.append((f"{player.seat}号 {player.name}", player.uid))
+        owners += [
+            (f"{player.seat}号以前的 {f.name}", f.uid) for f in player.former if f.uid is not None
+        ]
+    owners += [
+        (f"替补 {other}", uid) for other, uid in roster.substitute_uids.items() if other != name
+    ]
+    return owners
 
 
 def substitute(
@@ -47,8 +87,13 @@ def substitute(
             raise BadInput(f"没有 {seat} 号座位")
         if not player.alive:
             raise BadInput(f"{seat}号 {player.name} 已出局，不能替补")
-        if any(p.name == name for p in roster.players):
+        # Names compare folded (case, width, traditional and simplified): the tally could
+        # not tell the substitute from a player named or nicknamed alike.
+        if any(fold(name) in {fold(n) for n in (p.name, *p.aliases)} for p in roster.players):
             raise BadInput(f"{name} 已经在本局的座位上")
+        if name in roster.judges:
+            raise BadInput(f"{name} 是本局的法官，不能替补")
+        uid = substitute_uid(roster, name, uid)
         tz = ZoneInfo(roster.timezone)
         now = (now or datetime.now(tz)).astimezone(tz)
         at = parse_deadline(at_text, tz, now) if at_text else now.replace(microsecond=0)

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from killmod.ballots.count import AuthorIndex, TallyOptions, count_votes
 from killmod.ballots.deadline import parse_deadline
 from killmod.ballots.rulings import Ruling, load_rulings, resolve
+from killmod.ballots.uids import pin_uids
 from killmod.core.errors import BadInput
 from killmod.core.model import Post, Roster, Source, TallyResult
 from killmod.core.redact import redact_url
@@ -65,6 +66,7 @@ def tally(
     phase: str | None = None,
     now: datetime | None = None,
     deliver: Callable[[TallyResult], Delivery] | None = None,
+    evidence_at: str | None = None,
 ) -> TallyResult:
     """Read the vote thread at ``source`` and tally it under the rules.
 
@@ -89,7 +91,9 @@ def tally(
     Recording is refused before the deadline (``now``, default the clock) unless
     ``early``, and for a thread that cannot be this vote's (README, “The game file”);
     ``deliver`` renders what the judge receives from the recorded result, written
-    before the step is committed.
+    before the step is committed.  A recorded vote keeps its evidence (its count document,
+    ``killmod.usecases.evidence``), whose SHA-256 the announcement prints with where the
+    judge publishes the bundle (``evidence_at``: an address, 本帖附件…; None: ask him).
     """
     if roster is None:  # the SQLite library is imported only for a game file
         from killmod.game.store import Game
@@ -115,6 +119,7 @@ def tally(
             phase=phase,
             now=now,
             deliver=deliver,
+            evidence_at=evidence_at,
         )
 
 
@@ -136,6 +141,7 @@ def _tally(
     phase: str | None,
     now: datetime | None,
     deliver: Callable[[TallyResult], Delivery] | None,
+    evidence_at: str | None,
 ) -> TallyResult:
     thread, roster, plan, head, deadline, round_no = _read_vote(
         source,
@@ -160,14 +166,41 @@ def _tally(
     )
     result = replace(result, early=before)
     _check_thread(thread, result, recording=record)
+    _show_pins(result, recording=record, game=game is not None)
     if record:
+        from killmod.usecases.evidence import count_document
         from killmod.usecases.record import record_tally
 
+        document = count_document(thread, result, options=options, plan=plan, read_at=now)
         recorded = record_tally(
-            game, thread, result, replace=replace_record, based_on=head, deliver=deliver
+            game,
+            thread,
+            result,
+            replace=replace_record,
+            based_on=head,
+            deliver=deliver,
+            evidence=document,
+            published=evidence_at,
         )
         result = replace(result, recorded=recorded)
     return result
+
+
+def _show_pins(result: TallyResult, *, recording: bool, game: bool) -> None:
+    """Tell the judge the uids this read took from the board, and whether they are kept."""
+    if not result.pinned:
+        return
+    shown = "、".join(f"{pin.seat}号 {pin.name}（uid {pin.uid}）" for pin in result.pinned)
+    if recording:
+        kept = "随这一步记入游戏文件"
+    elif game:
+        kept = "加 --record 时随这一步记入游戏文件"
+    else:
+        kept = "写进名单文件（uid = …）就不必每次再读"
+    logger.warning(
+        f"名单里没有 uid 的玩家，从论坛帖子的作者读到了 uid：{shown}。{kept}；"
+        "以后名字相似而 uid 不同的帐号不算本人。"
+    )
 
 
 def count_so_far(
@@ -259,6 +292,8 @@ def _read_vote(
     if record and game is None:
         raise BadInput("--record 要写进游戏文件：请用 --db 指定游戏文件，不要同时给 --roster")
     source = vote_thread_or_remembered(game, source, round_no)
+    if game is not None:
+        _check_part(game, source, round_no, recording=record)
     deadline = deadline_or_opened(game, deadline, round_no)
     if game is None:
         plan = roster_plan(roster, phase)
@@ -329,6 +364,34 @@ def _with_rulings(
     return replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
 
 
+def recount_hint(game: Game, source: str | None, round_no: int | None) -> str | None:
+    """After a step that changes how ballots read (``killmod alias``): what the judge runs
+    to count again when there is nothing to count here — the round's tally is recorded
+    (it is counted again by recording it anew), or no vote thread is known — and None
+    when the vote can be counted again (``source``, or the round's remembered thread)."""
+    from killmod.core.times import local_text
+    from killmod.game.state import day_rounds
+    from killmod.game.threads import remembered
+
+    round_no = round_no or next_day(game)
+    recorded = game.tally_record(round_no)
+    if recorded is None and (source or remembered(game).vote(round_no)):
+        return None
+    if recorded is None:
+        days = day_rounds(game)
+        recorded = game.tally_record(max(days)) if days else None
+    if recorded is None:
+        return (
+            f"游戏文件里没有记下第 {round_no} 轮的投票帖，所以没有重新计票："
+            "请运行 killmod tally 投票帖 --deadline 截止时间。"
+        )
+    deadline = local_text(recorded["deadline"], game.roster().timezone)
+    return (
+        f"第 {recorded['round']} 轮的计票已经记录：按新的别名重新计票并记录，请运行 "
+        f'killmod tally --round {recorded["round"]} --deadline "{deadline}" --record --replace'
+    )
+
+
 def check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
     """Before the thread is read: the file can be written, the round can be recorded."""
     problem = unwritable(game.path)
@@ -337,6 +400,17 @@ def check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
     if not replacing:
         refuse_if_over(game)
     expect_day(game, round_no, replacing=replacing)
+
+
+def _check_part(game: Game, source: str, round_no: int | None, *, recording: bool) -> None:
+    """Before the thread is read: a thread the game file knows in another part (the game
+    thread, another round's vote thread) is refused for a recording, warned for a count."""
+    from killmod.game.threads import part_of, refuse_other_part
+
+    if recording:
+        refuse_other_part(game, source, round_no)
+    elif (part := part_of(game, source, round_no)) is not None:
+        logger.warning(f"这个帖子是游戏文件记下的{part}，不是第 {round_no} 轮的投票帖。")
 
 
 def _check_thread(thread: Thread, result: TallyResult, *, recording: bool) -> None:
@@ -359,7 +433,9 @@ def tally_thread(
 ) -> TallyResult:
     """Tally posts already read (the pure part of :func:`tally`).
 
-    Posts whose time was settled from the archiver say so in their verdict's notes.
+    Posts whose time was settled from the archiver say so in their verdict's notes.  The
+    uids of players the roster gives none are taken from the posts signed with their names
+    (``killmod.ballots.uids.pin_uids``): ``result.pinned``.
     ``plan`` is the vote under the rule set's day (``killmod.usecases.day``): whom it may
     name, who is silenced, how posts are read, and what the count leads to.
     """
@@ -367,6 +443,7 @@ def tally_thread(
     source = Source(
         redact_url(thread.source), thread.title, thread.pages, len(thread.posts), thread.views
     )
+    roster, pins = pin_uids(roster, thread.posts)
     result = count_votes(
         thread.posts,
         roster,
@@ -379,7 +456,7 @@ def tally_thread(
         scope=plan.scope() if plan else None,
     )
     result = plan.settle(result) if plan else result
-    return _note_settled(result, set(thread.confirmed))
+    return replace(_note_settled(result, set(thread.confirmed)), pinned=pins)
 
 
 # Verdicts the tally gives before it looks at an edit (``killmod.ballots.count``): such a post is
@@ -399,6 +476,7 @@ _DECIDED_BEFORE_EDITS = frozenset(
         "ambiguous",
         "unknown_target",
         "invalid_target",
+        "hidden_text",
     }
 )
 

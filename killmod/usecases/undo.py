@@ -2,7 +2,10 @@
 
 Every event and tally a step wrote carries the step's id (``killmod.game.store``), so undoing
 needs nothing of the step's own: its rows are voided by the undo, and what the step
-had voided (the old record a ``--replace`` replaced) stands again.  Nothing is deleted:
+had voided (the old record a ``--replace`` replaced) stands again.  The private files the
+step wrote are moved aside, into ``void/step<N>/`` in their folder
+(``killmod.game.private_files.MoveAside``): the next such step writes its own under the
+natural names.  Nothing is deleted:
 the voided step stays in the event log, and the undo is a step of its own (which
 ``undo`` skips, so that undoing again takes the step before).  The game's first step
 (setting it up) is never undone.
@@ -12,11 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, Roster
+from killmod.core.times import local_text
 from killmod.game import outbox
-from killmod.game.store import INIT, KIND_NAMES, UNDO, Delivery, Event, Game, StepRecord
+from killmod.game.private_files import MoveAside
+from killmod.game.store import (
+    INIT,
+    KIND_NAMES,
+    PRIVATE_FILES,
+    UNDO,
+    Delivery,
+    Event,
+    Game,
+    StepRecord,
+)
+from killmod.rules import rule_set
 from killmod.usecases.status import Status, game_status
 
 # Death causes as the undo report names them.
@@ -55,8 +71,12 @@ def undo(game: Game, *, deliver: Callable[[Undone], Delivery] | None = None) -> 
         effects = tuple(text for text in (describe(e, roster) for e in own) if text)
         effects += tuple(gone_out(record) for record in outbox.for_step(game, target.id))
         restored = {s.id for s in game.steps(include_void=True) if s.void == target.id}
+        files = [name for e in own if e.kind == PRIVATE_FILES for name in e.data["files"]]
         game.void_step(target.id)
-        game.record(target.round, "undone", None, {"step": target.id, "kind": target.kind})
+        moved = {"moved": files} if files else {}
+        game.record(target.round, "undone", None, {"step": target.id, "kind": target.kind, **moved})
+        if files:
+            step.deliver(MoveAside([Path(name) for name in files], target.id))
         step.describe(f"撤销：{target.title}", round_no=target.round)
         done = Undone(
             target,
@@ -75,10 +95,10 @@ def gone_out(record: outbox.Record) -> str:
     if record.what == "post":
         where = f"帖子 {record.data.get('thread')}"
         pid = f" pid {record.data['pid']}" if record.data.get("pid") else ""
-        return (
-            f"{maybe}回复到{where}的公告（{pid.strip() or '结果不明'}）不会撤回："
-            "请到论坛上删除或发帖更正"
-        )
+        shown = pid.strip() or "结果不明"
+        if record.state == "held":
+            shown = f"待审核{pid}"
+        return f"{maybe}回复到{where}的公告（{shown}）不会撤回：请到论坛上删除或发帖更正"
     return (
         f"{maybe}发给 {record.seat}号（uid {record.data.get('uid')}）的站内短信无法收回："
         "请另发站内短信告诉他作废"
@@ -108,12 +128,21 @@ def describe(event: Event, roster: Roster) -> str | None:
     if event.kind == "day":
         return f"第 {event.round} 轮的投票结果"
     if event.kind == "night":
-        return f"第 {event.round} 轮的夜晚"
+        rules = rule_set(roster.rules)
+        night = event.data.get("night", rules.night_of_round(event.round or 0))
+        return rules.night_name(night) if night is not None else f"第 {event.round} 轮的夜晚"
     if event.kind == "thread":
         where = "游戏帖" if data.get("thread") == "game" else f"第 {event.round} 轮的投票帖"
         return f"记下的{where}地址（{data.get('url')}）"
+    if event.kind == "day_skipped":
+        return f"跳过第 {event.round} 轮白天的决定"
+    if event.kind == "alias":
+        return f"{event.seat}号 {data.get('name')} 的别名「{data.get('alias')}」"
+    if event.kind == "uid":
+        return f"从论坛读到的 {event.seat}号 {data.get('name')} 的 uid（{data.get('uid')}）"
     if event.kind == "vote_opened":
-        return f"第 {event.round} 轮投票的截止时间（{data.get('deadline')}）"
-    if event.kind in ("tally_replaced", "night_replaced", "undone"):
+        shown = local_text(data["deadline"], roster.timezone)
+        return f"第 {event.round} 轮投票的截止时间（{shown}）"
+    if event.kind in ("tally_replaced", "night_replaced", "undone", PRIVATE_FILES):
         return None
     return KIND_NAMES.get(event.kind, event.kind) + (f"（{who}）" if event.seat else "")

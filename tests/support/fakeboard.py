@@ -21,22 +21,36 @@ post is made, the answer comes too late); ``lose_next`` loses that many forms on
 (no answer, nothing made); ``refuse_next`` refuses the next form with these words (as
 the board words a refusal the tests cannot otherwise bring about: a session that ended
 between the page and the form); ``rewrite`` changes what a reply shows (a smiley made an
-image); ``expire_formhash`` gives a member a new formhash each time he
+image); ``moderate`` holds replies for moderation as X3.4 does (``post_reply_mod_succeed``:
+"回复需要审核，请等待通过", the reply stored but shown to nobody, no ``pid`` in the answer;
+``"pid"``: a board that names the held reply's pid), until ``approve``; ``expire_formhash`` gives a member a new formhash each time he
 is shown a page (the one the page carries is stale by the time the form comes); ``clock``
 is the board's monotonic clock for flood control (a test may advance it); ``now`` its
 wall clock for the times it shows.  Times are shown in the board's zone (``zone``, its
 ``timeoffset``), or in the one a member's account is set to (``Member.zone``), and every
 page declares it in the footer (``GMT+8, 2019-5-12 21:58``), as X3.4 does.
+
+Attachments as X3.4 takes them (``scrapers.discuz_x_upload``): the quick-reply box of a
+member who may reply carries the uploader (``new SWFUpload({upload_url: "…misc.php?
+mod=swfupload…&fid=F", post_params: {"uid", "hash"}, file_size_limit, file_types})``)
+unless ``attach_types`` is None; ``misc.php?mod=swfupload&operation=upload`` takes a
+``Filedata`` file with the member's ``uid`` and ``hash`` and answers
+``DISCUZUPLOAD|status|aid|0|limit`` (1: an extension not in ``attach_types``, 3: over
+``attach_kb``); a reply's ``attachnew[AID][description]`` puts the member's own upload
+under the new post (``attached``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
+from email.parser import BytesParser
+from email.policy import HTTP
 from http.cookiejar import MozillaCookieJar
 from pathlib import Path
 from urllib.parse import parse_qs, parse_qsl, urlsplit
@@ -63,11 +77,13 @@ GUEST_FORMHASH = "d2f00869"
 XSS_MESSAGE = "您当前的访问请求当中含有非法字符，已经被系统拒绝"
 PM_SYSTEM_ERROR = 'Undefined constant "CURMODULE"'
 REPLY_OK = "非常感谢，回复发布成功，现在将转入主题页，请稍候……[ 点击这里转入主题列表 ]"
+REPLY_HELD = "回复需要审核，请等待通过"  # X3.4's post_reply_mod_succeed
 CLOSED = "抱歉，本主题已关闭，不再接受新内容"
 NOT_LOGGED_IN = "抱歉，您尚未登录，没有权限在该版块回帖"
 NO_PERMISSION = "抱歉，您没有权限在该版块回帖"
 PM_FLOOD = "两次发送短消息太快，请稍候再发送"
 PER_PAGE = 10
+ATTACH_TYPES = "chm,pdf,zip,rar,tar,gz,bzip2,gif,jpg,jpeg,png"  # X3.4's default
 
 
 @dataclass
@@ -117,10 +133,17 @@ class FakeBoard:
     expire_formhash: bool = False
     refuse_next: str | None = None
     rewrite: Callable[[str], str] | None = None
+    attach_types: str | None = ATTACH_TYPES
+    attach_kb: int = 1000
+    moderate: str = ""  # "": replies shown at once; "x34": held, no pid; "pid": held, pid given
     members: dict[int, Member] = field(default_factory=dict)
     threads: dict[int, BoardThread] = field(default_factory=dict)
     letters: list[Letter] = field(default_factory=list)
     replies: list[tuple[int, int, str]] = field(default_factory=list)  # (tid, pid, message)
+    # aid: (uid, name, data)
+    uploads: dict[int, tuple[int, str, bytes]] = field(default_factory=dict)
+    attached: dict[int, list[int]] = field(default_factory=dict)  # pid: aids
+    held: list[tuple[int, FakePost]] = field(default_factory=list)  # awaiting moderation
     sessions: dict[str, int] = field(default_factory=dict)
     last_write: dict[int, float] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -154,6 +177,13 @@ class FakeBoard:
             self.letters.append(Letter(pmid, sender, to, text, at))
             return pmid
 
+    def approve(self) -> None:
+        """A moderator passes every held reply: each is shown in its thread from now on."""
+        with self._lock:
+            for tid, post in self.held:
+                self.threads[tid].thread.posts.append(post)
+            self.held.clear()
+
     def pms_to(self, uid: int, sender: int | None = None) -> list[Letter]:
         """The messages ``uid`` received (from ``sender``)."""
         return [
@@ -179,6 +209,8 @@ class FakeBoard:
             return self._thread(query, viewer)
         if parts.path == "/forum.php" and query.get("mod") == "post" and method == "POST":
             return self._reply(query, form, viewer)
+        if parts.path == "/misc.php" and query.get("mod") == "swfupload" and method == "POST":
+            return self._upload(query, headers, body)
         if parts.path == "/home.php" and query.get("mod") == "spacecp" and query.get("ac") == "pm":
             if query.get("op") == "showmsg":
                 return self._dialog(query, viewer)
@@ -201,6 +233,8 @@ class FakeBoard:
         return None
 
     def _form(self, body: bytes) -> dict[str, str]:
+        if body.startswith(b"--"):  # multipart: an upload, read by _upload
+            return {}
         codec = "gbk" if self.charset == "gbk" else "utf-8"
         return dict(parse_qsl(body.decode("ascii"), keep_blank_values=True, encoding=codec))
 
@@ -320,6 +354,7 @@ class FakeBoard:
                 '<textarea rows="6" cols="80" name="message" id="fastpostmessage" class="pt">'
                 f'</textarea>\n<input type="hidden" name="formhash" value="{viewer.formhash}" />\n'
                 f'<input type="hidden" name="posttime" id="posttime" value="{int(time.time())}" />'
+                + self._uploader(viewer, held)
                 if may
                 else '<div class="pt hm">您现在无权发帖。</div>'
             )
@@ -359,7 +394,7 @@ class FakeBoard:
                 message = f"抱歉，您两次发表间隔少于 {self.floodctrl} 秒，请稍候再发表"
                 return self._xml(_error(key, message, {"floodctrl": str(self.floodctrl)}))
             thread = held.thread
-            pid = max((p.pid for p in thread.posts), default=0) + 1
+            pid = self._next_pid()
             shown = _bbcode_html(form.get("message", ""))
             posted = FakePost(
                 pid,
@@ -368,9 +403,17 @@ class FakeBoard:
                 self.now(),
                 self.rewrite(shown) if self.rewrite else shown,
             )
-            thread.posts.append(posted)
+            if self.moderate:
+                self.held.append((thread.tid, posted))
+            else:
+                thread.posts.append(posted)
             thread.now = max(thread.now, posted.posted_at)
             self.replies.append((thread.tid, pid, form.get("message", "")))
+            for key in form:  # updateattach: only the member's own uploads
+                found = re.fullmatch(r"attachnew\[(\d+)\]\[description\]", key)
+                aid = int(found.group(1)) if found else 0
+                if aid in self.uploads and self.uploads[aid][0] == viewer.uid:
+                    self.attached.setdefault(pid, []).append(aid)
             self.last_write[viewer.uid] = self.clock()
         url = f"forum.php?mod=viewthread&tid={thread.tid}&pid={pid}&page=1&extra=#pid{pid}"
         values = {
@@ -380,7 +423,68 @@ class FakeBoard:
             "from": "",
             "sechash": "",
         }
-        return self._accepted(self._xml(_succeed(key, url, REPLY_OK, values)))
+        message = REPLY_OK
+        if self.moderate:  # model_forum_post.php newreply(): the pid is left out
+            url, message = f"forum.php?mod=viewthread&tid={thread.tid}", REPLY_HELD
+            if self.moderate != "pid":
+                del values["pid"]
+        return self._accepted(self._xml(_succeed(key, url, message, values)))
+
+    def _next_pid(self) -> int:
+        """One counter for every post of the board (Discuz's ``forum_post_tableid``)."""
+        shown = (post.pid for held in self.threads.values() for post in held.thread.posts)
+        return max([*shown, *(post.pid for _, post in self.held)], default=0) + 1
+
+    # --- attachments --------------------------------------------------------------------
+
+    def _uploader(self, viewer: Member, held: BoardThread) -> str:
+        """viewthread_fastpost.htm's uploader, for a member who may attach files here."""
+        if self.attach_types is None:
+            return ""
+        types = ";".join(f"*.{ext}" for ext in self.attach_types.split(","))
+        return (
+            '\n<script type="text/javascript">\nvar upload = new SWFUpload({\n'
+            f'upload_url: "http://127.0.0.1/misc.php?mod=swfupload&action=swfupload&operation=upload&fid={held.fid}",\n'
+            f'post_params: {{"uid" : "{viewer.uid}", "hash":"{_upload_hash(viewer.uid)}"}},\n'
+            f'file_size_limit : "{self.attach_kb}",\nfile_types : "{types}",\n'
+            'file_types_description : "All Support Formats",\nfile_upload_limit : 0,\n'
+            "debug: false\n});\n</script>"
+        )
+
+    def _upload(self, query: dict[str, str], headers: dict[str, str], body: bytes) -> Response:
+        """misc_swfupload.php and forum_upload.php: the file, or the status refusing it."""
+        kind = next((v for k, v in headers.items() if k.lower() == "content-type"), "")
+        message = BytesParser(policy=HTTP).parsebytes(
+            f"Content-Type: {kind}\r\n\r\n".encode("latin-1") + body
+        )
+        fields, files = {}, {}
+        for part in message.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            if part.get_filename() is not None:
+                files[name] = (part.get_filename(), part.get_payload(decode=True))
+            else:
+                fields[name] = part.get_payload(decode=True).decode("utf-8")
+        uid = int(fields.get("uid", "0") or 0)
+        if fields.get("hash") != _upload_hash(uid) or uid not in self.members:
+            return Response(200, {"Content-Type": "text/html"}, b"")  # exit(): nothing said
+        name, data = files.get("Filedata", ("", b""))
+        extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+        if self.attach_types is None or extension not in self.attach_types.split(","):
+            return self._upload_answer(1, 0)
+        if len(data) > self.attach_kb * 1024:
+            return self._upload_answer(3, 0, self.attach_kb * 1024)
+        with self._lock:
+            aid = len(self.uploads) + 1
+            self.uploads[aid] = (uid, name, data)
+        return self._upload_answer(0, aid)
+
+    def _upload_answer(self, status: int, aid: int, limit: int = 0) -> Response:
+        text = f"DISCUZUPLOAD|{status}|{aid}|0|{limit}"
+        return Response(200, {"Content-Type": "text/html"}, text.encode("ascii"))
+
+    def attachments_of(self, pid: int) -> list[tuple[str, bytes]]:
+        """The files listed under the post ``pid``: (name, bytes)."""
+        return [self.uploads[aid][1:] for aid in self.attached.get(pid, [])]
 
     def _flooding(self, uid: int) -> bool:
         last = self.last_write.get(uid)
@@ -533,6 +637,11 @@ class FakeBoard:
         exact = f"{local.year}-{local.month}-{local.day} {local:%H:%M}"
         text = _relative_text(local.replace(microsecond=0), now)
         return exact if text is None else f'<span title="{exact}">{text}</span>'
+
+
+def _upload_hash(uid: int) -> str:
+    """md5(substr(md5(authkey), 8).uid), as the board computes it, for its authkey."""
+    return hashlib.md5(f"fakeboard-authkey{uid}".encode()).hexdigest()
 
 
 def _member_bar(viewer: Member) -> str:

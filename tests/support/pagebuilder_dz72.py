@@ -846,12 +846,32 @@ _INLINE_BBCODE = {"strong": "b", "b": "b", "i": "i", "em": "i", "u": "u"}
 _INLINE_TAG = re.compile(r"<(/?)(\w+)(?:\s[^<>]*)?>")
 
 
+_FONT_LOOKS = (
+    (re.compile(r'color="([^"]+)"'), "color"),
+    (re.compile(r'style="\s*font-size:\s*([^";]+)"'), "size"),
+    (re.compile(r'style="\s*background-color:\s*([^";]+)"'), "backcolor"),
+    (re.compile(r'style="\s*color:\s*([^";]+)"'), "color"),
+)
+
+
 def _bbcode(text: str) -> str:
-    """A body's inline HTML as the BBCode the board stored ([b]…[/b]); other tags dropped."""
+    """A body's inline HTML as the BBCode the board stored ([b]…[/b]; a ``<font>`` as the
+    [color=…], [size=…] or [backcolor=…] discuzcode renders that way); other tags dropped."""
+    fonts: list[str] = []
 
     def tag(match: re.Match[str]) -> str:
-        name = _INLINE_BBCODE.get(match.group(2).lower())
-        return f"[{match.group(1)}{name}]" if name else ""
+        name = match.group(2).lower()
+        if name == "font":
+            if match.group(1):
+                return f"[/{fonts.pop()}]" if fonts else ""
+            for pattern, code in _FONT_LOOKS:
+                found = pattern.search(match.group(0))
+                if found:
+                    fonts.append(code)
+                    return f"[{code}={found.group(1).strip()}]"
+            return ""
+        code = _INLINE_BBCODE.get(name)
+        return f"[{match.group(1)}{code}]" if code else ""
 
     return _INLINE_TAG.sub(tag, text)
 

@@ -333,7 +333,8 @@ class Game2:
             return ()
         police = [s for s in living if roles.get(s) == "警察"]
         if "check" not in chosen and police:
-            extra += ["--check", choose.pick(living)]
+            # not at a police: a choice aimed at its own actors needs the judge's yes
+            extra += ["--check", choose.pick([s for s in living if s not in police] or living)]
         if self.rules != "v4":
             return tuple(extra)
         round_no = number + 1  # V4.0: night N belongs to round N+1
@@ -569,15 +570,24 @@ def leaks(seen: Seen, words: tuple[str, ...], rules: str, hostile: bool = False)
 def compare_twins(game: Game2) -> list[str]:
     """Public outputs that differ between the twins (a hidden night action showing).
 
-    When a step was recorded is no secret, and the twins record theirs a moment apart."""
+    When a step was recorded is no secret, and the twins record theirs a moment apart; so
+    is when a vote thread was read, which the vote's evidence (and its SHA-256) holds."""
     first, second = game.twins
     assert len(first.seen) == len(second.seen)
     return [
         f"{a.label}: the twins differ\n--- {a.stdout}\n+++ {b.stdout}"
         for a, b in zip(first.seen, second.seen, strict=True)
-        if _RECORDED_AT.sub("recorded_at", a.stdout) != _RECORDED_AT.sub("recorded_at", b.stdout)
-        and not (a.over or b.over)
+        if same_moment(a.stdout) != same_moment(b.stdout) and not (a.over or b.over)
     ]
 
 
+def same_moment(text: str) -> str:
+    """``text`` with the moments that differ between twins (and the hashes over them) masked."""
+    text = _RECORDED_AT.sub("recorded_at", text)
+    text = _READ_AT.sub('"read_at":"…"', text)
+    return _EVIDENCE.sub(r"\1…", text)
+
+
 _RECORDED_AT = re.compile(r"recorded_at(?:='[^']*'| = \S+)")
+_READ_AT = re.compile(r'"read_at":"[^"]*"')
+_EVIDENCE = re.compile(r"(计票证据 SHA-256：|evidence='|evidence = |\"sha256\": \")[0-9a-f]{64}")

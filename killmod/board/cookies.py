@@ -1,0 +1,27 @@
+"""The judge's board session kept in the game's private folder: a cookies.txt imported
+from the browser, or written by logging in through killmod (``killmod.board.login``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from killmod.fetch.http import load_cookies
+
+
+def keep_cookies(data: bytes, path: Path) -> int:
+    """Keep the Netscape cookies.txt ``data`` at ``path`` (0600, the folder 0700), after
+    reading it as ``--cookies`` reads one (a bad file is refused, naming no value); the
+    number of cookies."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
+    try:
+        count = len(load_cookies(partial))
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    partial.replace(path)
+    return count

@@ -1,0 +1,227 @@
+"""计票: the vote thread and its deadline, the live count while the vote is open, the
+judge's rulings, the announcement, and recording it (``tally``, ``open``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Blueprint, current_app, request
+
+from killmod.announce.handouts import open_handout
+from killmod.announce.tallypost import render_provisional, tally_handout, tally_notes, tally_outputs
+from killmod.announce.views import public_roster, public_tally
+from killmod.core.errors import KillmodError
+from killmod.usecases.gamefile import last_step
+from killmod.usecases.open import open_vote
+from killmod.usecases.provisional import NOW
+from killmod.usecases.reading import board_skew, page_fetching
+from killmod.usecases.rulings import current_rulings, rule_post, rulings_path
+from killmod.usecases.status import game_status
+from killmod.usecases.tally import count_so_far
+from killmod.usecases.tally import tally as run_tally
+from killmod.web.board import remember_post
+from killmod.web.pages import capturing, game, settings, show
+
+pages = Blueprint("day", __name__)
+
+
+def now() -> datetime:
+    """The real clock (tests replace it)."""
+    return datetime.now(UTC)
+
+
+def _board_cookies():
+    cookies = settings().board_cookies
+    return cookies if cookies.exists() else None
+
+
+def _fetching():
+    return page_fetching(_board_cookies(), settings().cache)
+
+
+def _round(state) -> int:
+    return state.pending_lottery or state.upcoming[1]
+
+
+def _defaults() -> dict:
+    """The vote the page is about: the round, and its thread and deadline as the game file
+    remembers them (``open``, an earlier count), unless the judge typed others."""
+    with game() as opened:
+        state = game_status(opened)
+    asked = request.values.get("round", "")
+    # a form carries the round it was shown for: a second tab records that round or nothing
+    round_no = int(asked) if asked.isdigit() else _round(state)
+    thread = request.values.get("thread") or state.threads.vote(round_no) or ""
+    deadline = request.values.get("deadline", "").strip()
+    if not deadline and state.deadline is not None:
+        deadline = state.deadline.strftime("%Y-%m-%d %H:%M:%S")
+    return {
+        "round_no": round_no,
+        "thread": thread.strip(),
+        "deadline": deadline,
+        "roster": public_roster(state.roster),
+        "remembered": state.deadline is not None,
+    }
+
+
+@pages.get("/vote")
+def vote():
+    """The vote page: 投票帖, 截止时间, 计票; the count loads below once both are given."""
+    values = _defaults()
+    counting = bool(request.args.get("count")) and bool(values["thread"])
+    return show("web/vote.html.j2", counting=counting, refresh=settings().refresh, **values)
+
+
+def _skew(url: str) -> float | None:
+    """The board's clock less this machine's, asked once per thread while the page runs."""
+    known = current_app.extensions.setdefault("killmod_skew", {})
+    if url not in known:
+        known[url] = board_skew(url, _fetching())
+    return known[url]
+
+
+def _count(values: dict) -> dict:
+    """The count as of now: provisional before the deadline (the post ``tally`` prints
+    then), the final announcement after it."""
+    rulings = rulings_path(settings().private_dir, values["round_no"])
+    templates = settings().templates
+    with game() as opened:
+        counted = count_so_far(
+            values["thread"],
+            game=opened,
+            deadline=values["deadline"] or None,
+            round_no=values["round_no"],
+            as_of=NOW,
+            now=now(),
+            fetching=_fetching(),
+            rulings=rulings if rulings.exists() else None,
+        )
+        final = counted.remaining.total_seconds() <= 0
+        if final:
+            text, _ = tally_outputs(
+                counted.result, opened, "bbcode", templates, print_secrets=False
+            )
+        else:
+            text = render_provisional(counted, "bbcode", templates)
+    shown = public_tally(counted.result)
+    return {
+        "final": final,
+        "text": text,
+        "notes": tally_notes(counted.result, templates),
+        "verdicts": shown.verdicts,
+        "deadline_iso": counted.deadline.isoformat(),
+        "offset": int(counted.deadline.utcoffset().total_seconds() // 60),
+        "deadline_text": counted.deadline.strftime("%Y-%m-%d %H:%M:%S"),
+        "rulings": current_rulings(rulings),
+        "skew": _skew(values["thread"]),
+    }
+
+
+@pages.get("/vote/count")
+def count():
+    """The live count (htmx): asked again every ``refresh`` seconds while the vote is
+    open; no longer once the final count is shown."""
+    values = _defaults()
+    try:
+        counted = _count(values)
+    except KillmodError as error:
+        return show("web/count.html.j2", error=error.message, refresh=settings().refresh, **values)
+    return show("web/count.html.j2", refresh=settings().refresh, **values, **counted)
+
+
+@pages.post("/vote/rule")
+def rule():
+    """A one-click ruling on one post (by pid), kept in the round's rulings file; the count
+    again with it."""
+    values = _defaults()
+    try:
+        pid = int(request.form["pid"])
+        rule_post(
+            rulings_path(settings().private_dir, values["round_no"]),
+            pid,
+            request.form.get("choice", ""),
+            request.form.get("note", "").strip() or "法官裁定",
+        )
+        counted = _count(values)
+    except KillmodError as error:
+        return show("web/count.html.j2", error=error.message, refresh=settings().refresh, **values)
+    return show("web/count.html.j2", refresh=settings().refresh, **values, **counted)
+
+
+@pages.post("/vote/confirm")
+def confirm():
+    """What 记录 will record, and where: the announcement as it stands, to confirm."""
+    values = _defaults()
+    try:
+        counted = _count(values)
+    except KillmodError as error:
+        return show("web/vote.html.j2", counting=False, error=error.message, **values), 422
+    early = not counted["final"]
+    return show("web/vote_confirm.html.j2", early=early, **values, **counted)
+
+
+@pages.post("/vote/record")
+def record():
+    """记录 (``tally --record``, ``--early`` before the deadline): one step with every
+    guard inside it; a second tab or a command that recorded the round first is refused."""
+    values = _defaults()
+    rulings = rulings_path(settings().private_dir, values["round_no"])
+    templates = settings().templates
+    try:
+        with game() as opened:
+
+            def build(result):
+                return tally_handout(result, opened, "bbcode", templates)
+
+            deliver, captured = capturing(build)
+            run_tally(
+                values["thread"],
+                deadline=values["deadline"] or None,
+                game=opened,
+                round_no=values["round_no"],
+                record=True,
+                early=request.form.get("early") == "1",
+                rulings=rulings if rulings.exists() else None,
+                fetching=_fetching(),
+                deliver=deliver,
+            )
+            step = last_step(opened)
+    except KillmodError as error:
+        return show("web/vote.html.j2", counting=False, error=error.message, **values), 422
+    return show(
+        "web/step_done.html.j2",
+        title=f"第 {values['round_no']} 轮计票已记录",
+        post=captured.public,
+        done="\n".join(captured.notes) or step.title,
+        thread=values["thread"],
+        key=remember_post(captured.public, f"{step.title}的公告", step.id),
+    )
+
+
+@pages.post("/vote/open")
+def open_thread():
+    """开投票帖 (``open``): the deadline (and the vote thread) recorded; the opening post."""
+    values = _defaults()
+    templates = settings().templates
+    try:
+        with game() as opened:
+            deliver, captured = capturing(open_handout(templates, "bbcode"))
+            opening = open_vote(
+                opened,
+                request.form.get("deadline", ""),
+                thread=request.form.get("thread", "").strip() or None,
+                now=now(),
+                deliver=deliver,
+            )
+            step = last_step(opened)
+    except KillmodError as error:
+        return show("web/vote.html.j2", counting=False, error=error.message, **values), 422
+    return show(
+        "web/step_done.html.j2",
+        title=f"第 {opening.round} 轮投票帖",
+        post=captured.public,
+        done="\n".join(captured.notes),
+        thread="",
+        key=remember_post(captured.public, f"{step.title}的公告", step.id),
+        next_url="/vote",
+    )

@@ -1,0 +1,75 @@
+"""今天: where the game stands and the next steps as buttons; and the page marked 仅法官可见."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, url_for
+
+from killmod.announce.notices import notice_renderer
+from killmod.announce.render import render_game_over, render_private, render_public
+from killmod.announce.views import public_roster, status_secrets_view, status_view
+from killmod.core.errors import KillmodError
+from killmod.usecases.deal import current_notices
+from killmod.usecases.gamefile import game_exists
+from killmod.usecases.status import Status, game_status
+from killmod.web.pages import game, settings, show, show_private
+
+pages = Blueprint("today", __name__)
+
+
+def next_steps(state: Status) -> list[tuple[str, str]]:
+    """The buttons of what ``status`` suggests next: (words, the page's address)."""
+    kind, number = state.upcoming
+    if state.winner is not None:
+        return [("揭秘帖", url_for("today.page") + "#reveal")]
+    if not state.dealt:
+        return [("发身份", url_for("game_setup.deal"))]
+    if state.pending_lottery:
+        return [
+            (f"第 {state.pending_lottery} 轮平票：抽签", url_for("steps.lottery")),
+            (f"第 {state.pending_lottery} 轮重新投票", url_for("day.vote")),
+        ]
+    if kind == "night":
+        return [(f"第 {number} 轮夜晚", url_for("night.night"))]
+    return [(f"第 {number} 轮白天：计票", url_for("day.vote"))]
+
+
+@pages.get("/")
+def page():
+    """今天: the status as ``killmod status`` prints it, and the next steps."""
+    if not game_exists(settings().db):
+        return redirect(url_for("game_setup.new_game"))
+    with game() as opened:
+        state = game_status(opened)
+    templates = settings().templates
+    status_text = render_public("status.text.j2", templates, status_view(state))
+    reveal = render_game_over(state.winner, state.roster, templates) if state.winner else ""
+    return show(
+        "web/today.html.j2",
+        status_text=status_text,
+        steps=next_steps(state),
+        roster=public_roster(state.roster),
+        reveal=reveal,
+        over=state.winner is not None,
+    )
+
+
+@pages.get("/private")
+def private():
+    """仅法官可见: each living player's current notice (his role) and the hidden night
+    states — what the commands write to the private folder, shown on this page only."""
+    with game() as opened:
+        state = game_status(opened)
+        try:
+            notices = current_notices(opened, (), notice_renderer(settings().templates))
+        except KillmodError as error:  # not dealt yet
+            notices, why = {}, error.message
+        else:
+            why = ""
+    hidden = render_private("status.private.j2", settings().templates, status_secrets_view(state))
+    return show_private(
+        "web/private.html.j2",
+        notices={seat: text for seat, text in sorted(notices.items())},
+        why=why,
+        hidden=hidden,
+        folder=str(settings().private_dir),
+    )
