@@ -416,7 +416,14 @@ def fetched_clock(fetched: Fetched, tz: ZoneInfo, skew: timedelta | None = None)
 def _in_zone(page: Page, tz: ZoneInfo) -> Page:
     """``page`` with its posts' times given on the game's clock ``tz``, each at the offset
     the zone has then (a fixed offset: two times in the hour a summer-time change repeats
-    keep their order, which the zone itself would compare by the wall clock)."""
+    keep their order, which the zone itself would compare by the wall clock).  A page whose
+    times already show the game's clock (a board in the game's zone) is kept as it is."""
+    if all(
+        _on_game_clock(post.posted_at, tz)
+        and (post.edited_at is None or _on_game_clock(post.edited_at, tz))
+        for post in page.posts
+    ):
+        return page
     posts = tuple(
         replace(
             post,
@@ -426,6 +433,11 @@ def _in_zone(page: Page, tz: ZoneInfo) -> Page:
         for post in page.posts
     )
     return replace(page, posts=posts)
+
+
+def _on_game_clock(moment: datetime, tz: ZoneInfo) -> bool:
+    """Whether ``moment`` is written at the offset the game's zone has at that time."""
+    return moment.utcoffset() == tz.utcoffset(moment.replace(tzinfo=None))
 
 
 def _on_clock(moment: datetime, tz: ZoneInfo) -> datetime:
