@@ -167,10 +167,12 @@ def test_every_view_of_a_gmt7_board_reads_the_moments_the_gmt8_board_shows(
     same = counted(tally(in_process, serve_site(whole_board(demo_thread())) + VIEWTHREAD, roster))
     shifted = serve_site(whole_board(shown_in(demo_thread(), GMT7)))
     for view in ("auto", "pages", "printable"):
+        asked = len(shifted.server.requests)
         doc = counted(tally(in_process, shifted + VIEWTHREAD, roster, "--view", view))
         if view == "auto":  # the API's answer shows its zone: no view disagrees, none falls back
             assert [v["view"] for v in doc["source"]["views"]] == ["api", "printable"]
             assert verdicts(doc) == verdicts(same)
+            assert len(shifted.server.requests) - asked == 2  # no page read for the zone
         assert doc["counts"] == same["counts"] and doc["outcome"] == same["outcome"]
 
 
@@ -542,3 +544,17 @@ def test_saved_pages_are_read_in_the_zone_they_declare(tmp_path: Path, roster: P
     args = ("--roster", roster, "--deadline", "2019-05-12 22:00", "--format", "json")
     ours, theirs = (counted(in_process("tally", tmp_path / name, *args)) for name in folders)
     assert verdicts(theirs) == verdicts(ours)
+
+
+@pytest.mark.parametrize(
+    ("label", "minutes"),
+    [("GMT+8", 480), ("GMT", 0), ("GMT-5", -300), ("GMT-3.5", -210), ("GMT+5.75", 345)],
+)
+def test_the_footer_names_the_zone_as_discuz_prints_its_timeoffset(label, minutes):
+    from scrapers.base import board_clock, declared_zone
+
+    html = f"<p>玩家引用：GMT+9, 2019-5-12 23:00</p><div id='ft'>{label}, 2019-5-12 21:58</div>"
+    zone = declared_zone(html)
+    assert zone.utcoffset(None) == timedelta(minutes=minutes)  # the footer's, not the post's
+    assert board_clock(html) == datetime(2019, 5, 12, 21, 58, tzinfo=zone)
+    assert declared_zone("<p>no footer</p>") is None
