@@ -20,12 +20,15 @@ The answers to both are HTTP 200 ``text/xml`` wrapping ``<root><![CDATA[…]]></
 - a wrong ``formhash`` gets the "Discuz! System Error" HTML page instead.
 
 The inbox (``home.php?mod=space&do=pm&filter=privatepm``) lists one ``dl#pmlist_PLID``
-per conversation; a conversation (``…&subop=view&touid=U``) one ``dl#pmlist_PMID`` per
-message, the judge's own marked ``您``.  Times there are shown to the minute (a relative
-text carries the minute in its ``title``), on the reader's clock: in the zone the page's
-footer declares (``GMT+8``: the judge's account may be set to another), and messages sent
-in the same second are not listed in ``pmid`` order: the ``pmid`` is the order they were
-sent in.
+per conversation (X3.4 keeps no outbox: a message sent is in the conversation with its
+recipient); a conversation (``…&subop=view&touid=U``) one ``dl#pmlist_PMID`` per
+message, the judge's own marked ``您``, ten a page, its last page (the newest) when no
+``page`` is asked for.  Times there are shown to the minute (a relative text carries the
+minute in its ``title``) on the reader's clock, in the zone the page's footer declares
+(``GMT+8``: the judge's account may be set to another), and messages are listed by the
+board's time, those of one second not in ``pmid`` order.  The ``pmid`` is the order they were sent in: UCenter gives
+every message of the board the next number of one counter (``pm_indexes``' insert id,
+``uc_client/model/pm.php``, ``sendpm()`` and ``replypm()``).
 
 This module knows the board and nothing of games: URLs, fields and parsers.
 """
@@ -383,10 +386,16 @@ def inbox(html: str, tz: tzinfo) -> PmPage:
 
 def conversation(html: str, tz: tzinfo) -> PmPage:
     """One page of a conversation: its messages as listed (sort them by ``pmid``), their
-    times in the zone the page declares (else ``tz``) and given in ``tz``."""
+    times in the zone the page declares (else ``tz``) and given in ``tz``.
+
+    A conversation with no message yet is the count line (“共有 0 条与…的交谈记录”,
+    ``span#membernum``) and “当前没有相应的短消息” (``div.emp``) where the list would be:
+    no message (``template/default/home/space_pm.htm``, the ``subop=view`` branches)."""
     root = _pm_document(html)
     zone = declared_zone(html)
     box = root.xpath('//div[@id="pm_ul"]')
+    if not box and root.xpath('//span[@id="membernum"]') and root.xpath('//div[@class="emp"]'):
+        return PmPage(1, 1, zone=zone)
     if not box:
         raise ScrapeError("不是论坛的聊天记录页面（没有 pm_ul）")
     found = []

@@ -131,6 +131,23 @@ def test_message_times_are_minutes_written_out_or_in_a_title():
     )
 
 
+def test_a_conversation_without_messages_is_none_and_another_page_is_refused():
+    """X3.4 shows a conversation nobody wrote in yet as its count line and “当前没有相应的
+    短消息” (div.emp), no list: no message; a page with neither is not a conversation."""
+    board = FakeBoard()
+    board.member("法官", 900)
+    board.member("老猫", 3)
+    board.sessions["token"] = 900
+    cookie = {"Cookie": "Kq7m_2132_auth=token"}
+    view = board.handle("GET", "/home.php?mod=space&do=pm&subop=view&touid=3", cookie, b"")
+    html = view.body.decode()
+    assert "当前没有相应的短消息" in html and 'id="membernum"' in html
+    assert dzx.conversation(html, SHANGHAI).messages == ()
+    inbox = board.handle("GET", "/home.php?mod=space&do=pm", cookie, b"").body.decode()
+    with pytest.raises(ScrapeError, match="pm_ul"):
+        dzx.conversation(inbox, SHANGHAI)
+
+
 def test_a_relative_time_without_its_minute_is_unreadable():
     html = (
         '<html><body><div id="pm_ul"><dl id="pmlist_1"><dd class="m avt"><a href="home.php?'

@@ -107,6 +107,20 @@ def test_a_board_that_names_the_pid_of_a_held_reply_is_still_held(tmp_path, serv
     assert post(game).held == REPLY_HELD and sent(game) == 1
 
 
+def test_a_held_reply_whose_pid_the_board_named_is_done_once_approved(tmp_path, serve_site):
+    """The held reply's own pid is no other post of killmod's: once a moderator passes it, the
+    next run finds it and records it done (it used to stay 待审核 for good)."""
+    game = board_game(tmp_path, serve_site, "1.2", ROLES, board=FakeBoard(moderate="pid"))
+    post(game)
+    ((_, pid, _),) = game.board.replies
+    game.board.approve()
+    again = post(game)
+    assert (again.pid, again.held, again.already) == (pid, None, True)
+    (record,) = records(game)
+    assert (record.state, record.data["pid"]) == ("done", pid)
+    assert sent(game) == 1
+
+
 def test_a_held_reply_is_said_so_when_its_step_is_undone(tmp_path, serve_site):
     from killmod.usecases.undo import gone_out
 

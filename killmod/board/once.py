@@ -20,11 +20,15 @@ records it, and it is never posted again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from killmod.board.session import BoardOptions, BoardRefused, NotSent, Unknown
 from scrapers.discuz_x_posting import Answer
+
+_TAG = re.compile(r"\[/?[A-Za-z*]+(?:=[^\[\]\n]*)?\]")
+_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -96,3 +100,9 @@ def flood_seconds(answer: Answer, options: BoardOptions) -> float:
     """The seconds flood control asks for: as the board states them, else the interval."""
     stated = answer.values.get("floodctrl", "")
     return float(stated) if stated.isdigit() else options.interval
+
+
+def comparable(text: str) -> str:
+    """A text's words without BBCode tags and spaces: what the board shows of them (a post
+    or a message found on the board is compared with the text sent by this)."""
+    return _SPACE.sub("", _TAG.sub("", text))

@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo
 
 import scrapers.discuz_x as discuz_x
 from killmod.board.attaching import Attachment, upload_file, uploader_for
-from killmod.board.once import Attempt, flood_seconds, is_flood, submit_once
+from killmod.board.once import Attempt, comparable, flood_seconds, is_flood, submit_once
 from killmod.board.secrecy import refuse_private
 from killmod.board.session import Board, BoardOptions, BoardRefused, Session
 from killmod.core.errors import TallyFailed
@@ -48,8 +48,6 @@ from scrapers import discuz_x_posting as dzx
 from scrapers.discuz_x_upload import attachment_fields
 
 _FID_VAR = re.compile(r"fid = parseInt\('(\d+)'\)")
-_TAG = re.compile(r"\[/?[A-Za-z*]+(?:=[^\[\]\n]*)?\]")
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -137,7 +135,7 @@ def post_announcement(
         title = f"发帖：{announcement.what}（帖子 {thread.tid}）"
         if earlier is not None and earlier.state in ("sending", "held"):
             after = earlier.data.get("after_pid")
-            pid = thread.find(session, announcement.text, after, _posted(game) - {None})
+            pid = thread.find(session, announcement.text, after, _posted(game, besides=key))
             if pid is not None:
                 _done(game, key, title, pid, clock())
                 return Posted(thread.tid, pid, already=True)
@@ -242,7 +240,7 @@ class _Thread:
         ``after`` was kept has none: the last two pages are read, for the text only.)
         """
         first = self._parse(self.board.read(self.url))
-        wanted = _comparable(text)
+        wanted = comparable(text)
         unsure: list[int] = []
         number, read = first.page_count, 0
         while number >= 1:
@@ -253,7 +251,7 @@ class _Thread:
                     continue
                 if after is not None and post.pid <= after:
                     continue
-                if _comparable(post.body) == wanted:
+                if comparable(post.body) == wanted:
                     return post.pid
                 if after is not None:
                     unsure.append(post.pid)
@@ -274,14 +272,15 @@ class _Thread:
         return self._parse(self.board.read(discuz_x.page_url(self.url, number)))
 
 
-def _posted(game: Game) -> set[int | None]:
-    """The pids killmod recorded as its own posts (held ones too, when the board gave one)."""
-    return {r.data.get("pid") for r in outbox.records(game).values() if r.what == "post"}
-
-
-def _comparable(text: str) -> str:
-    """A post's words without BBCode tags and spaces: what the board shows of them."""
-    return _SPACE.sub("", _TAG.sub("", text))
+def _posted(game: Game, *, besides: str) -> set[int]:
+    """The pids killmod recorded as its own other posts than the one under ``besides`` (held
+    ones too, when the board gave one): a held reply's own pid is the one to find once a
+    moderator passes it."""
+    return {
+        pid
+        for key, r in outbox.records(game).items()
+        if r.what == "post" and key != besides and (pid := r.data.get("pid")) is not None
+    }
 
 
 @dataclass(frozen=True)
@@ -318,7 +317,7 @@ def _reply(
 
     attempt = Attempt(
         submit=lambda: board.submit(url, fields, thread.read.charset, thread.url),
-        find=lambda: thread.find(session, text, sent.after, _posted(game) - {None}),
+        find=lambda: thread.find(session, text, sent.after, _posted(game, besides=sent.key)),
         done=lambda pid: _done(game, sent.key, sent.title, pid, sent.clock()),
         failed=lambda said: _failed(game, sent.key, sent.title, said, sent.clock()),
         refusal=lambda answer: _refusal(answer, board.options),

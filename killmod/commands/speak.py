@@ -300,17 +300,38 @@ def send_after(
     total = len(notices)
 
     def progress(sent: Sent) -> None:
-        click.echo(f"已发：{sent.notice.seat}号 {sent.notice.name}（pmid {sent.pmid}）", err=True)
+        click.echo(sent.said, err=True)
 
     sent = send_notices(
         game, board, notices, speaker.options("发站内短信"), confirm=confirm, progress=progress
     )
     if not sent:
         return
-    again = sum(1 for each in sent if each.already)
-    fresh = len(sent) - again
+    again = sum(1 for each in sent if each.already and each.received)
+    fresh = sum(1 for each in sent if not each.already and each.received)
     tail = f"（另有 {again} 条之前已发过）" if again else ""
-    click.echo(f"站内短信发完：这次发出 {fresh} 条，共 {total} 位玩家都已收到{tail}。", err=True)
+    unsettled = [each for each in sent if not each.received]
+    if not unsettled:
+        click.echo(
+            f"站内短信发完：这次发出 {fresh} 条，共 {total} 位玩家都已收到{tail}。", err=True
+        )
+        return
+    for each in unsettled:
+        if each.already:  # not shown as it went
+            click.echo(each.said, err=True)
+    whom = "、".join(f"{each.notice.seat}号 {each.notice.name}" for each in unsettled)
+    click.echo(
+        f"站内短信：这次发出 {fresh} 条{tail}；{len(unsettled)} 位还没有确定收到（见上）：{whom}。",
+        err=True,
+    )
+    maybe = [each for each in unsettled if each.unsure is not None]
+    if maybe:
+        from killmod.board.session import BoardRefused
+
+        raise BoardRefused(
+            f"不知道 {'、'.join(f'{each.notice.seat}号' for each in maybe)}的站内短信是否发出"
+            "（见上）：没有再发。请看一眼与他们的聊天记录。"
+        )
 
 
 def notices_for(

@@ -5,10 +5,12 @@ back, and it must never be made twice by mistake.  So each one is written down i
 game file in steps of their own (kind ``board``), before and after it is sent:
 
 - ``sending``: about to be sent (its key, where to, for which recorded step, which
-  process sends it) — committed before the form goes out;
+  process sends it, the newest ``pid`` or ``pmid`` there before it) — committed before
+  the form goes out;
 - ``done``: the board said it is done (the new ``pid`` or ``pmid``);
-- ``held``: the board took a reply but holds it for moderation (待审核: its words, and its
-  ``pid`` when it gave one) — nobody sees it until a moderator passes it;
+- ``held``: the board took a reply or a message but holds it for moderation (待审核: its
+  words, and its ``pid`` or ``pmid`` when it gave one) — nobody sees it until a moderator
+  passes it;
 - ``failed``: the board refused it (nothing was posted or sent).
 
 A key whose last record is ``sending`` was sent with no answer (a timeout, a crash): the

@@ -99,8 +99,9 @@ def gone_out(record: outbox.Record) -> str:
         if record.state == "held":
             shown = f"待审核{pid}"
         return f"{maybe}回复到{where}的公告（{shown}）不会撤回：请到论坛上删除或发帖更正"
+    held = "（待审核）" if record.state == "held" else ""
     return (
-        f"{maybe}发给 {record.seat}号（uid {record.data.get('uid')}）的站内短信无法收回："
+        f"{maybe}发给 {record.seat}号（uid {record.data.get('uid')}）的站内短信{held}无法收回："
         "请另发站内短信告诉他作废"
     )
 

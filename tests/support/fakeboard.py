@@ -26,9 +26,23 @@ image); ``moderate`` holds replies for moderation as X3.4 does (``post_reply_mod
 ``"pid"``: a board that names the held reply's pid), until ``approve``; ``expire_formhash`` gives a member a new formhash each time he
 is shown a page (the one the page carries is stale by the time the form comes); ``clock``
 is the board's monotonic clock for flood control (a test may advance it); ``now`` its
-wall clock for the times it shows.  Times are shown in the board's zone (``zone``, its
-``timeoffset``), or in the one a member's account is set to (``Member.zone``), and every
-page declares it in the footer (``GMT+8, 2019-5-12 21:58``), as X3.4 does.
+wall clock for the times it shows and the messages' order.  Times are shown in the
+board's zone (``zone``, its ``timeoffset``), or in the one a member's account is set to
+(``Member.zone``), and every page declares it in the footer (``GMT+8, 2019-5-12 21:58``),
+as X3.4 does.
+
+站内短信 as X3.4 keeps them (``uc_client/model/pm.php``): every message of the board
+numbered from one counter (``pm_indexes``: ``sendpm()``, ``replypm()``), a conversation
+listed by the board's time (``ORDER BY p.dateline``), ten a page, its last page the
+newest; a conversation with no message yet shows “当前没有相应的短消息” (``div.emp``)
+and its count line, no list.  ``banned`` words refuse a message as X3.4's ``censor()``
+does (``word_banned``: 抱歉，您填写的内容包含敏感词而无法提交, the words in the answer's
+``wordbanned``); ``rewrite`` changes what a message shows as well (a smiley made
+``[img]``, a word replaced: ``spacecp_pm.php``, ``op=send``).  X3.4 never holds a
+message for moderation (``op=send`` has no moderation; a word that would hold a post is
+banned in a message when ``modasban`` is set); ``moderate_pms`` is a board changed to do
+so (a plugin): it answers ``succeedhandle`` with ``PM_HELD`` and no ``pmid``, the message
+stored but listed nowhere until ``approve``.
 
 Attachments as X3.4 takes them (``scrapers.discuz_x_upload``): the quick-reply box of a
 member who may reply carries the uploader (``new SWFUpload({upload_url: "…misc.php?
@@ -82,6 +96,8 @@ CLOSED = "抱歉，本主题已关闭，不再接受新内容"
 NOT_LOGGED_IN = "抱歉，您尚未登录，没有权限在该版块回帖"
 NO_PERMISSION = "抱歉，您没有权限在该版块回帖"
 PM_FLOOD = "两次发送短消息太快，请稍候再发送"
+PM_HELD = "短消息需要审核，请等待通过"  # no X3.4 words: a board changed to hold messages
+WORD_BANNED = "抱歉，您填写的内容包含敏感词而无法提交"  # X3.4's word_banned
 PER_PAGE = 10
 ATTACH_TYPES = "chm,pdf,zip,rar,tar,gz,bzip2,gif,jpg,jpeg,png"  # X3.4's default
 
@@ -110,13 +126,14 @@ class BoardThread:
 
 @dataclass
 class Letter:
-    """A 站内短信 as the board stores it."""
+    """A 站内短信 as the board stores it (``held``: awaiting moderation, listed nowhere)."""
 
     pmid: int
     sender: int
     to: int
     text: str
     at: datetime
+    held: bool = False
 
 
 @dataclass
@@ -136,6 +153,8 @@ class FakeBoard:
     attach_types: str | None = ATTACH_TYPES
     attach_kb: int = 1000
     moderate: str = ""  # "": replies shown at once; "x34": held, no pid; "pid": held, pid given
+    moderate_pms: bool = False
+    banned: tuple[str, ...] = ()
     members: dict[int, Member] = field(default_factory=dict)
     threads: dict[int, BoardThread] = field(default_factory=dict)
     letters: list[Letter] = field(default_factory=list)
@@ -178,19 +197,24 @@ class FakeBoard:
             return pmid
 
     def approve(self) -> None:
-        """A moderator passes every held reply: each is shown in its thread from now on."""
+        """A moderator passes every held reply and message: each is shown from now on."""
         with self._lock:
             for tid, post in self.held:
                 self.threads[tid].thread.posts.append(post)
             self.held.clear()
+            for letter in self.letters:
+                letter.held = False
 
     def pms_to(self, uid: int, sender: int | None = None) -> list[Letter]:
-        """The messages ``uid`` received (from ``sender``)."""
+        """The messages ``uid`` received (from ``sender``): held ones are not."""
         return [
             letter
-            for letter in self.letters
+            for letter in self._listed()
             if letter.to == uid and (sender is None or letter.sender == sender)
         ]
+
+    def _listed(self) -> list[Letter]:
+        return [letter for letter in self.letters if not letter.held]
 
     # --- answering ----------------------------------------------------------------------
 
@@ -536,15 +560,23 @@ class FakeBoard:
         with self._lock:
             if self._flooding(viewer.uid):
                 return self._xml(_error(key, PM_FLOOD))
+            message = form.get("message", "").strip()
+            found = [word for word in self.banned if word in message]
+            if found:
+                return self._xml(_error(key, WORD_BANNED, {"wordbanned": ", ".join(found)}))
             pmid = len(self.letters) + 1
-            self.letters.append(Letter(pmid, viewer.uid, uid, form.get("message", ""), self.now()))
+            shown = self.rewrite(message) if self.rewrite else message
+            letter = Letter(pmid, viewer.uid, uid, shown, self.now(), held=self.moderate_pms)
+            self.letters.append(letter)
             self.last_write[viewer.uid] = self.clock()
         url = f"home.php?mod=space&do=pm&subop=view&touid={uid}"
+        if self.moderate_pms:
+            return self._accepted(self._xml(_succeed(key, url, PM_HELD, {})))
         return self._accepted(self._xml(_succeed(key, url, "操作成功 ", {"pmid": str(pmid)})))
 
     def _inbox(self, query: dict[str, str], viewer: Member) -> Response:
         talks: dict[int, list[Letter]] = {}
-        for letter in self.letters:
+        for letter in self._listed():
             if viewer.uid in (letter.sender, letter.to):
                 other = letter.to if letter.sender == viewer.uid else letter.sender
                 talks.setdefault(other, []).append(letter)
@@ -592,7 +624,7 @@ class FakeBoard:
     def _conversation(self, query: dict[str, str], viewer: Member) -> Response:
         other = int(query.get("touid", "0") or 0)
         letters = [
-            letter for letter in self.letters if {letter.sender, letter.to} == {viewer.uid, other}
+            letter for letter in self._listed() if {letter.sender, letter.to} == {viewer.uid, other}
         ]
         # One second's messages are not listed in pmid order (as on the real board).
         letters.sort(key=lambda letter: (letter.at.replace(microsecond=0), -letter.pmid))
@@ -602,12 +634,16 @@ class FakeBoard:
         rows = "".join(self._message_row(viewer, letter) for letter in shown)
         name = _escape(self.members[other].name) if other in self.members else "?"
         base = f"home.php?mod=space&do=pm&subop=view&touid={other}"
+        listed = (
+            f'<div id="pm_ul" class="xld xlda mbm pml">{rows}<div id="pm_append" style="display: none"></div></div>'
+            if letters
+            else '<div class="emp">\n当前没有相应的短消息\n</div>'
+        )
         main = (
             '<div id="ct" class="ct2_a wp cl"><div class="mn"><div class="bm bw0">'
             f'<div class="xw1">共有 <span id="membernum" class="xi1">{len(letters)}</span> 条与 '
             f'<a href="home.php?mod=space&amp;uid={other}">{name}</a> 的交谈记录</div>'
-            f'<div id="pm_ul" class="xld xlda mbm pml">{rows}<div id="pm_append" style="display: none"></div></div>'
-            f"{_page_bar(page, pages, base)}</div></div></div>"
+            f"{listed}{_page_bar(page, pages, base)}</div></div></div>"
         )
         now = self.shown_now(viewer)
         return self._page(self._as_seen(_document(_head("消息", self.charset), main, now), viewer))
