@@ -26,9 +26,9 @@ message, the judge's own marked ``您``, ten a page, its last page (the newest) 
 ``page`` is asked for.  Times there are shown to the minute (a relative text carries the
 minute in its ``title``) on the reader's clock, in the zone the page's footer declares
 (``GMT+8``: the judge's account may be set to another), and messages are listed by the
-board's time, those of one second not in ``pmid`` order.  The ``pmid`` is the order they were sent in: UCenter gives
-every message of the board the next number of one counter (``pm_indexes``' insert id,
-``uc_client/model/pm.php``, ``sendpm()`` and ``replypm()``).
+board's time, those of one second not in ``pmid`` order.  The ``pmid`` is the order they
+were sent in: UCenter gives every message of the board the next number of one counter
+(``pm_indexes``' insert id, ``uc_client/model/pm.php``, ``sendpm()`` and ``replypm()``).
 
 This module knows the board and nothing of games: URLs, fields and parsers.
 """
