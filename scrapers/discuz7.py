@@ -172,6 +172,7 @@ def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
         page_count=page_count,
         title=_title(root),
         thread_id=tid.group(1) if tid else None,
+        counted=True,  # a deleted post is gone and later floors move up
         zone=zone,
         clock=shown,
     )

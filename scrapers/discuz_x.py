@@ -180,7 +180,10 @@ def views(url: str) -> ThreadViews | None:
         pages_url=_first_page(root, tid),
         page_size=PAGE_SIZE,
         api=discuz_x_mobile,
-        api_url=lambda ppp, page: discuz_x_mobile.thread_api_url(root, tid, ppp=ppp, page=page),
+        api_url=lambda ppp, page, version: discuz_x_mobile.thread_api_url(
+            root, tid, ppp=ppp, page=page, version=version
+        ),
+        api_versions=(discuz_x_mobile.VERSION, discuz_x_mobile.EDITLESS),
         printable=discuz_x_printable,
         printable_url=discuz_x_printable.thread_printable_url(root, tid),
         printable_limit=discuz_x_printable.LIMIT,
@@ -252,10 +255,11 @@ def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
     shown_in = zone or tz
     shown = board_clock(html)
     clock = page_clock(shown, clock, tz)
-    posts = tuple(
-        post
-        for pid, div in containers
-        if (post := _read_post(ids, pid, div, tz=shown_in, clock=clock)) is not None
+    read = [(div, _read_post(ids, pid, div, tz=shown_in, clock=clock)) for pid, div in containers]
+    posts = tuple(post for _, post in read if post is not None)
+    # A deleted post's empty place (无效楼层) keeps its floor: no post is missing there.
+    vacant = tuple(
+        floor for div, post in read if post is None and (floor := _vacant_floor(div)) is not None
     )
     page_no, page_count = _pagination(root, ids.get("postlist"))
     subject = ids.get("thread_subject")
@@ -267,6 +271,8 @@ def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
         page_count=page_count,
         title=title,
         thread_id=tid.group(1) if tid else None,
+        counted=True,  # forum_viewthread.php numbers floors by counting (or keeps places)
+        vacant=vacant,
         zone=zone,
         clock=shown,
     )
@@ -324,6 +330,16 @@ def _read_post(ids: dict, pid: int, div, *, tz: tzinfo, clock: BoardClock) -> Po
         banned=banned,
         hidden=hidden,
     )
+
+
+_VACANT_FLOOR = etree.XPath('.//div[@class="pi"]/strong/a')
+
+
+def _vacant_floor(div) -> int | None:
+    """The floor a deleted post's empty place shows (``viewthread_node.htm``: its number in
+    ``div.pi strong a``, or the board's name for it)."""
+    links = _VACANT_FLOOR(div)
+    return _floor(links[0]) if links else None
 
 
 def _post_time(em, *, tz: tzinfo, clock: BoardClock):

@@ -8,8 +8,9 @@ else the board's).  The answer shows that clock beside absolute times in two pla
 - a post's ``dateline`` with a clock in it ("2026-11-20 13:05", "昨天&nbsp;22:30",
   "前天&nbsp;22:31") against its ``dbdateline``;
 - the thread's ``lastpost`` ("2026-12-2 09:52", ``dgmdate`` of its newest post) against the
-  newest post's ``dbdateline``, when the answer holds that post (its author is the thread's
-  ``lastposter``).
+  newest post's ``dbdateline``, when the answer holds that post: its last floor is the
+  thread's last (``replies`` + 1) and its author the thread's ``lastposter`` (an answer of
+  the thread's earlier posts holds none of them, though one may be by the same author).
 
 A reading is taken only where it is a whole quarter of an hour (every ``timeoffset`` Discuz
 offers is) and every reading agrees; otherwise the answer shows no zone (None) and its
@@ -31,25 +32,37 @@ def shown_zone(thread: dict, postlist: list) -> timezone | None:
     """The fixed offset the answer's board-clock texts are in, or None where it does not
     show one (or its readings disagree)."""
     readings: set[int] = set()
-    newest: tuple[int, object] | None = None
+    last: dict | None = None
     for raw in postlist:
         if not isinstance(raw, dict):
             continue
-        seconds = _seconds(raw.get("dbdateline"))
-        if seconds is None:
+        last = raw if "dbdateline" in raw else last
+        shown = raw.get("dateline")
+        if not isinstance(shown, str) or ":" not in shown:  # "9&nbsp;分钟前": no clock in it
             continue
-        if newest is None or seconds > newest[0]:
-            newest = (seconds, raw.get("author"))
-        reading = _post_reading(str(raw.get("dateline") or ""), seconds)
+        seconds = _seconds(raw.get("dbdateline"))
+        reading = _post_reading(shown, seconds) if seconds is not None else None
         if reading is not None:
             readings.add(reading)
-    if newest is not None and newest[1] == thread.get("lastposter"):
-        reading = _absolute_reading(str(thread.get("lastpost") or ""), newest[0])
+    if last is not None and _is_newest(last, thread):
+        reading = _absolute_reading(str(thread.get("lastpost") or ""), _seconds(last["dbdateline"]))
         if reading is not None:
             readings.add(reading)
     if len(readings) != 1:
         return None
     return timezone(timedelta(seconds=readings.pop()))
+
+
+def _is_newest(post: dict, thread: dict) -> bool:
+    """Whether ``post`` (an answer's last) is the thread's newest, which ``lastpost`` shows:
+    the thread's last floor, by the thread's ``lastposter``."""
+    replies = _seconds(thread.get("replies"))
+    floor = _seconds(post.get("number"))
+    return (
+        replies is not None
+        and floor == replies + 1
+        and post.get("author") == thread.get("lastposter")
+    )
 
 
 def _seconds(value: object) -> int | None:
@@ -75,10 +88,10 @@ def _post_reading(shown: str, seconds: int) -> int | None:
     return _whole(next((c for c in candidates if abs(c) <= _FURTHEST), None))
 
 
-def _absolute_reading(shown: str, seconds: int) -> int | None:
+def _absolute_reading(shown: str, seconds: int | None) -> int | None:
     """The offset a written-out time ("Y-n-j H:i[:s]") shows against the unix time."""
     found = _ABSOLUTE.fullmatch(shown.strip())
-    if found is None:
+    if found is None or seconds is None:
         return None
     year, month, day, hour, minute = (int(part) for part in found.groups()[:5])
     try:

@@ -169,11 +169,62 @@ def test_every_view_of_a_gmt7_board_reads_the_moments_the_gmt8_board_shows(
     for view in ("auto", "pages", "printable"):
         asked = len(shifted.server.requests)
         doc = counted(tally(in_process, shifted + VIEWTHREAD, roster, "--view", view))
-        if view == "auto":  # the API's answer shows its zone: no view disagrees, none falls back
-            assert [v["view"] for v in doc["source"]["views"]] == ["api", "printable"]
+        if view == "auto":  # version 1's answer shows its zone beside its seconds: its edit
+            # notice (floor 17's, shown at 15:20 in GMT+7) is placed without a page read for it
+            assert [v["view"] for v in doc["source"]["views"]] == ["api"]
             assert verdicts(doc) == verdicts(same)
-            assert len(shifted.server.requests) - asked == 2  # no page read for the zone
+            assert len(shifted.server.requests) - asked == 1
         assert doc["counts"] == same["counts"] and doc["outcome"] == same["outcome"]
+
+
+def test_where_version_1_is_refused_the_printable_view_is_read_in_the_apis_zone(
+    serve_site, roster: Path
+):
+    same = counted(tally(in_process, serve_site(whole_board(demo_thread())) + VIEWTHREAD, roster))
+    shifted = serve_site(whole_board(shown_in(demo_thread(), GMT7), api="v1_refused"))
+    doc = counted(tally(in_process, shifted + VIEWTHREAD, roster))
+    # version 4 shows no edit notice: the printable view's (GMT+7, no zone of its own) is
+    # read in the zone the API's answer showed, no view disagrees, none falls back
+    assert [v["view"] for v in doc["source"]["views"]] == ["api", "printable"]
+    assert verdicts(doc) == verdicts(same)
+    assert [path.split("?")[0] for path in shifted.server.requests] == [
+        "/api/mobile/index.php",  # version 1: module_not_exists
+        "/api/mobile/index.php",  # version 4
+        "/forum.php",  # the printable view, no page read for the zone
+    ]
+    assert "action=printable" in shifted.server.requests[-1]
+
+
+def test_an_api_page_with_an_edit_notice_is_placed_by_the_zone_another_page_showed(
+    serve_site, roster: Path
+):
+    # A guest capped at 10 posts a page: floor 17's edit notice is on page 2, whose times
+    # show no clock ("5 小时前"); page 4 holds the newest post, which lastpost shows.
+    same = counted(tally(in_process, serve_site(whole_board(demo_thread())) + VIEWTHREAD, roster))
+    shifted = serve_site(whole_board(shown_in(demo_thread(), GMT7), threadcaches=True))
+    doc = counted(tally(in_process, shifted + VIEWTHREAD, roster))
+    assert verdicts(doc) == verdicts(same)
+    assert all(path.startswith("/api/mobile/") for path in shifted.server.requests)
+    assert len(shifted.server.requests) == 4
+
+
+def test_an_api_read_that_shows_no_zone_reads_the_thread_page_for_it_once(serve_site, roster: Path):
+    site = whole_board(shown_in(demo_thread(), GMT7), threadcaches=True)
+
+    def no_lastpost(path: str) -> Response:  # no answer shows a clock beside its seconds
+        response = site(path)
+        if path.startswith("/api/mobile/"):
+            return replace(
+                response, body=re.sub(rb'"lastpost":"[^"]*"', b'"lastpost":""', response.body)
+            )
+        return response
+
+    same = counted(tally(in_process, serve_site(whole_board(demo_thread())) + VIEWTHREAD, roster))
+    base = serve_site(no_lastpost)
+    doc = counted(tally(in_process, base + VIEWTHREAD, roster))
+    assert verdicts(doc) == verdicts(same)
+    assert base.server.requests.count(VIEWTHREAD) == 1  # its footer says GMT+7, once
+    assert len(base.server.requests) == 5
 
 
 def test_the_archiver_alone_reads_its_boards_zone_from_the_thread_page(serve_site, roster):
@@ -503,34 +554,50 @@ def test_a_view_without_a_clock_is_checked_against_the_boards_clock_on_its_other
 # --- what each page says about its zone -------------------------------------------------------
 
 
+@pytest.mark.parametrize("version", [1, 4])
 @pytest.mark.parametrize("zone", [GMT7, UTC, timezone(timedelta(hours=5, minutes=45))])
-def test_an_api_answer_shows_its_zone_beside_its_unix_times(zone):
+def test_an_api_answer_shows_its_zone_beside_its_unix_times(zone, version: int):
     from killmod.core.times import BoardClock
     from scrapers import discuz_x_mobile
     from scrapers.charset import decode_html
     from tests.support.pagebuilder_api import render_api_page
 
     thread = shown_in(demo_thread(), zone)
-    page = discuz_x_mobile.parse(
-        decode_html(render_api_page(thread, 1, ppp=1000)), tz=SHANGHAI, clock=BoardClock(thread.now)
-    )
+    answer = render_api_page(thread, 1, ppp=1000, version=version)
+    page = discuz_x_mobile.parse(decode_html(answer), tz=SHANGHAI, clock=BoardClock(thread.now))
     assert page.zone.utcoffset(None) == zone.utcoffset(None)
-    assert not page.local_times  # no edit notice: nothing on the board's clock to place
+    (edited,) = [post for post in page.posts if post.floor == 17]
+    if version == 4:  # no edit notice: nothing on the board's clock to place
+        assert not page.local_times and edited.edited_at is None
+    else:  # "本帖最后由 老王 于 … 编辑" on the reader's clock, placed in the zone shown
+        assert page.local_times
+        assert edited.edited_at == datetime(2019, 5, 12, 16, 20, tzinfo=SHANGHAI)
 
 
 def test_an_api_answer_whose_texts_show_no_clock_shows_no_zone():
     from scrapers.discuz_x_mobile_zone import shown_zone
 
-    recent = {"author": "meer", "dbdateline": "1557669600", "dateline": "5&nbsp;分钟前"}
-    assert shown_zone({"lastposter": "阿狸", "lastpost": "2019-5-12 22:00"}, [recent]) is None
+    recent = {
+        "author": "meer",
+        "number": "2",
+        "dbdateline": "1557669600",
+        "dateline": "5&nbsp;分钟前",
+    }
+    thread = {"replies": "1", "lastposter": "阿狸", "lastpost": "2019-5-12 22:00"}
+    assert shown_zone(thread, [recent]) is None
     # lastpost agrees with the newest post, by its author: GMT+8, to the minute
-    assert shown_zone({"lastposter": "meer", "lastpost": "2019-5-12 22:00"}, [recent]) == (
-        timezone(timedelta(hours=8))
-    )
+    thread["lastposter"] = "meer"
+    assert shown_zone(thread, [recent]) == timezone(timedelta(hours=8))
+    # an answer of the thread's earlier posts holds not the newest, by the same author
+    assert shown_zone({**thread, "replies": "1500"}, [recent]) is None
     # readings that disagree show none
-    yesterday = {"author": "阿狸", "dbdateline": "1557580000", "dateline": "昨天&nbsp;13:06"}
-    both = [yesterday, recent]
-    assert shown_zone({"lastposter": "meer", "lastpost": "2019-5-12 22:00"}, both) is None
+    yesterday = {
+        "author": "阿狸",
+        "number": "1",
+        "dbdateline": "1557580000",
+        "dateline": "昨天&nbsp;13:06",
+    }
+    assert shown_zone(thread, [yesterday, recent]) is None
 
 
 def test_saved_pages_are_read_in_the_zone_they_declare(tmp_path: Path, roster: Path):

@@ -60,6 +60,16 @@ class Page:
     the board's wall clock at all (an API answer's unix seconds are not: it needs no zone);
     ``clock`` the board's clock when it rendered the page, where the page shows it (the
     footer's, to the minute).
+
+    What it declares of the whole, where it does (None where it does not), for the check
+    that no post is missing (``killmod.fetch.whole``): ``counted``, its floors are counted
+    (1, 2, 3… with no gap: a deleted post's floor goes to the next post, or shows as an
+    empty place, listed in ``vacant``), so floors run on from page to page; ``replies``, the
+    thread's replies (its posts but the first); ``per_page``, its page size; ``hidden``, how
+    many posts the board gave a place but does not show (deleted, awaiting moderation) —
+    when it changes between two pages, the floors were renumbered between them.
+    ``edits_shown``: the view shows the board's edit notices (the mobile API's version 4
+    does not).
     """
 
     posts: tuple[Post, ...]
@@ -71,6 +81,12 @@ class Page:
     zone: tzinfo | None = None
     local_times: bool = True
     clock: datetime | None = None
+    counted: bool = False
+    replies: int | None = None
+    per_page: int | None = None
+    hidden: int | None = None
+    vacant: tuple[int, ...] = ()
+    edits_shown: bool = True
 
 
 @dataclass(frozen=True)

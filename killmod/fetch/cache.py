@@ -171,8 +171,9 @@ _TUPLES = [_FIELDS.index("quotes"), _FIELDS.index("hidden")]
 
 
 def _page_json(page: Page) -> dict:
-    """A page as JSON: its posts as rows of their fields, in the order ``fields`` names, and
-    the zone it declared (its offset in seconds)."""
+    """A page as JSON: its posts as rows of their fields, in the order ``fields`` names,
+    what it declares of the whole thread, and the zone it declared (its offset in
+    seconds)."""
     rows = []
     for post in page.posts:
         row = [getattr(post, name) for name in _FIELDS]
@@ -189,6 +190,8 @@ def _page_json(page: Page) -> dict:
         "title": page.title,
         "thread_id": page.thread_id,
         "partial": page.partial,
+        "declared": [page.counted, page.replies, page.per_page, page.hidden, list(page.vacant)],
+        "edits_shown": page.edits_shown,
         "zone": page.zone.utcoffset(None).total_seconds() if page.zone else None,
         "local_times": page.local_times,
     }
@@ -204,6 +207,7 @@ def _page_from_json(kept: dict) -> Page:
         for index in _TUPLES:
             row[index] = tuple(row[index])
         posts.append(Post(*row))
+    counted, replies, per_page, hidden, vacant = kept["declared"]  # an older killmod's: KeyError
     return Page(
         tuple(posts),
         kept["page_no"],
@@ -211,6 +215,12 @@ def _page_from_json(kept: dict) -> Page:
         kept["title"],
         kept["thread_id"],
         kept.get("partial") is True,
-        timezone(timedelta(seconds=kept["zone"])) if kept["zone"] is not None else None,
-        kept.get("local_times") is not False,
+        counted=counted is True,
+        replies=replies,
+        per_page=per_page,
+        hidden=hidden,
+        vacant=tuple(vacant),
+        edits_shown=kept["edits_shown"] is True,
+        zone=timezone(timedelta(seconds=kept["zone"])) if kept["zone"] is not None else None,
+        local_times=kept.get("local_times") is not False,
     )

@@ -4,13 +4,16 @@ from ours.
 **The zone.**  A Discuz page declares the zone its times are shown in (its footer:
 ``GMT+8``): the logged-in reader's own setting, else the board's, so a judge whose account
 is set to another zone sees every time shifted.  Each page is read in the zone it declares
-(``Page.zone``); a view that declares none (a printable view, the archiver, an API answer's
-edit notices) shows the same board clock, and is read in the zone this board's pages
-declared earlier in the command — or, when none has yet, in the zone the page the format
-names declares (``Scraper.zone_url``: the thread's first page), read first for it
-(``killmod.fetch.pages``).  A board whose pages declare no zone anywhere is read in the
-game's zone.  A page of a format whose pages declare their zone themselves, that declares
-none on a board whose other pages did, is refused: its times cannot be placed.
+(``Page.zone``); a view that declares none (a printable view, the archiver, the edit
+notices of an API answer that shows no zone beside its unix seconds) shows the same board
+clock, and is read in the zone this board's pages declared earlier in the command — or,
+when none has yet, in the zone the page the format names declares (``Scraper.zone_url``:
+the thread's first page), read first for it (``killmod.fetch.pages``).  A board whose
+pages declare no zone anywhere is read in the game's zone.  A page of a format whose pages
+declare their zone themselves, that declares none on a board whose other pages did, is
+refused: its times cannot be placed (``BoardClocks.admit`` as each page is read;
+``killmod.fetch.whole.check_zones`` when a thread's pages are made one, those parsed in
+worker processes and a folder of saved pages included).
 
 **The clock.**  Relative times ("30 秒前") count back from the board's clock when it rendered
 the page: the HTTP ``Date`` of the answer, believed only where it agrees (within a minute)
@@ -107,22 +110,6 @@ class BoardClocks:
             raise TallyFailed(
                 f"这一页没有注明时间是哪个时区的（页脚没有 GMT±N），而同一论坛的其他页面注明了"
                 f" {zone_label(board.zone)}（{board.url}）：这一页的时间无法确定，已拒绝：{url}"
-            )
-
-
-def check_zones(pages: list[Page], names: list[str]) -> None:
-    """Pages of one view read together (``names[i]`` names ``pages[i]``: its file or page
-    number) that show times on the board's clock either all declare their zone or none
-    does: one that does not, among others that do, is refused naming it."""
-    declared = [(name, page) for name, page in zip(names, pages, strict=True) if page.zone]
-    if not declared:
-        return
-    for name, page in zip(names, pages, strict=True):
-        if page.zone is None and page.local_times:
-            shown, first = declared[0]
-            raise TallyFailed(
-                f"{name}没有注明时间是哪个时区的（页脚没有 GMT±N），而{shown}注明了"
-                f" {zone_label(first.zone)}：这一页的时间无法确定，已拒绝"
             )
 
 

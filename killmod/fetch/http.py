@@ -17,12 +17,10 @@ cookie values never appear in any message.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import sys
 import threading
 import time
-import warnings
 import zlib
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -34,7 +32,6 @@ from urllib.parse import urljoin, urlsplit
 
 from killmod.core.errors import BadInput, TallyFailed
 from killmod.fetch.cache import Fetched, PageCache
-from killmod.fetch.clocks import BoardClocks
 
 # requests and urllib3 are imported when the first request is made: a tally of saved pages
 # makes none (~0.05 s of its start).
@@ -42,6 +39,8 @@ if TYPE_CHECKING:
     from http.cookiejar import MozillaCookieJar
 
     import requests
+
+    from killmod.fetch.clocks import BoardClocks
 
 __all__ = ["FetchOptions", "Fetched", "Fetcher", "load_cookies"]
 
@@ -167,6 +166,7 @@ def load_cookies(path: Path) -> MozillaCookieJar:
     A bad file is bad input naming the file, never quoting it: its lines hold the
     cookie values.
     """
+    import warnings
     from http.cookiejar import LoadError, MozillaCookieJar
 
     jar = MozillaCookieJar(str(path))
@@ -279,7 +279,21 @@ class Fetcher:
         self._cookies = load_cookies(self.options.cookies) if self.options.cookies else None
         self._session: requests.Session | None = None
         self.pacer = HostPacer(self.options.delay)
-        self.boards = BoardClocks()  # each board's zone and clock as its pages showed them
+        self._boards: BoardClocks | None = None
+        self._boards_made = threading.Lock()
+
+    @property
+    def boards(self) -> BoardClocks:
+        """Each board's zone and clock as its pages showed them in this command
+        (``killmod.fetch.clocks``; loaded with the first page read: a saved page's tally
+        reads none through the fetcher)."""
+        if self._boards is None:
+            with self._boards_made:
+                if self._boards is None:
+                    from killmod.fetch.clocks import BoardClocks
+
+                    self._boards = BoardClocks()
+        return self._boards
 
     @property
     def session(self) -> requests.Session:
@@ -598,6 +612,8 @@ def _port(parts) -> int:
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
+    import ipaddress
+
     try:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:

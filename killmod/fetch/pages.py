@@ -32,12 +32,12 @@ from killmod.core.errors import BadInput, KillmodError, TallyFailed
 from killmod.core.model import Page
 from killmod.core.times import BoardClock, DoubtfulClock, format_local, zone_label
 from killmod.fetch.cache import Fetched, ParsedPage
-from killmod.fetch.http import Fetcher
 from killmod.fetch.identity import Expected, mismatch
-from scrapers.base import Scraper, clock_agrees, has_html_end, no_zone_url
+from scrapers.base import Scraper, clock_agrees, declares_own_zone, has_html_end
 from scrapers.charset import decode_html
 
 if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
+    from killmod.fetch.http import Fetcher
     from scrapers.profile import Profile
 
 
@@ -113,6 +113,8 @@ def parse_fetched(
     forum: str | None,
     profile: Profile | None,
     expected: Expected | None = None,
+    keep_posts: bool = True,
+    learn_zone: bool = True,
 ) -> tuple[Scraper, Page]:
     """Parse a fetched page, check it is the page ``expected`` (default: the page its URL
     names) and keep it in the cache with its posts.
@@ -120,10 +122,19 @@ def parse_fetched(
     A cached page that no longer reads is fetched again; so is, once, a page that is not
     the page asked for, which then fails naming it.  A page fetched again that holds what
     the cache's copy held (its ``fingerprint``) is not parsed again: its posts are the
-    cached copy's.
+    cached copy's.  Without ``keep_posts`` only the bytes are kept (the mobile API's
+    answers: their posts parse about as fast as they would load, and writing them out
+    costs as much again).  Without ``learn_zone``, a page that needs its board's zone and
+    finds none known yet is parsed in the game's, not placed by reading the page its format
+    names: the caller places it once the pages read with it may have shown the zone
+    (``killmod.fetch.api``).
     """
     zone = fetcher.boards.known(fetched.url)
-    unchanged = _unchanged(fetched, fetcher, tz=tz, zone=zone, forum=forum, profile=profile)
+    unchanged = (
+        _unchanged(fetched, fetcher, tz=tz, zone=zone, forum=forum, profile=profile)
+        if keep_posts
+        else None
+    )
     if (
         unchanged is not None
         and mismatch(unchanged[1], expected or _named_by(unchanged[0], fetched.url)) is None
@@ -132,16 +143,16 @@ def parse_fetched(
         return unchanged
     read = _BoardRead(tz, forum, profile, zone, fetcher.boards.skew(fetched.url))
     try:
-        scraper, page, read = _parse_on_board_clock(fetched, fetcher, read)
+        scraper, page, read = _parse_on_board_clock(fetched, fetcher, read, learn_zone)
     except KillmodError:
         if not fetched.cached:
             raise
         fetched = fetcher.fetch(fetched.url, again_on_redirect=again_on_redirect(forum))
-        scraper, page, read = _parse_on_board_clock(fetched, fetcher, read)
+        scraper, page, read = _parse_on_board_clock(fetched, fetcher, read, learn_zone)
     problem = mismatch(page, expected or _named_by(scraper, fetched.url))
     if problem is not None:
         fetched = fetcher.fetch(fetched.url, again_on_redirect=again_on_redirect(forum))
-        scraper, page, read = _parse_on_board_clock(fetched, fetcher, read)
+        scraper, page, read = _parse_on_board_clock(fetched, fetcher, read, learn_zone)
         problem = mismatch(page, expected or _named_by(scraper, fetched.url))
         if problem is not None:
             raise TallyFailed(
@@ -149,10 +160,12 @@ def parse_fetched(
             )
     _admit(fetcher, fetched.url, scraper, page)
     _clock_seen(fetcher, fetched, page)
-    if fetcher.cache is not None and (profile is None or not fetched.cached):
-        kept = scraper.fingerprint(fetched.body)
-        key = _read_key(tz, read.zone if _needs_board_zone(page, None) else None)
-        parsed = ParsedPage(scraper.NAME, key, page, kept) if profile is None else None
+    posts_kept = keep_posts and profile is None
+    if fetcher.cache is not None and (posts_kept or not fetched.cached):
+        parsed = None
+        if posts_kept:
+            key = _read_key(tz, read.zone if _needs_board_zone(page, None) else None)
+            parsed = ParsedPage(scraper.NAME, key, page, scraper.fingerprint(fetched.body))
         fetcher.cache.put(fetched, parsed)
     return scraper, page
 
@@ -169,14 +182,15 @@ class _BoardRead(NamedTuple):
 
 
 def _parse_on_board_clock(
-    fetched: Fetched, fetcher: Fetcher, read: _BoardRead
+    fetched: Fetched, fetcher: Fetcher, read: _BoardRead, learn_zone: bool = True
 ) -> tuple[Scraper, Page, _BoardRead]:
     """``fetched`` parsed on its board's clock, and how it was read.
 
-    A page that shows times on the board's clock without saying in which zone, or whose
-    relative times need a clock that cannot be believed, when no page of its board has
-    shown them yet in this command: the page its format names (``Scraper.zone_url``) is
-    read first, and the page parsed again in the zone and clock it showed."""
+    A page that shows times on the board's clock without saying in which zone (unless not
+    ``learn_zone``), or whose relative times need a clock that cannot be believed, when no
+    page of its board has shown them yet in this command: the page its format names
+    (``Scraper.zone_url``) is read first, and the page parsed again in the zone and clock
+    it showed."""
     try:
         scraper, page = _parse_checked(fetched, **read._asdict())
     except DoubtfulClock as doubt:
@@ -185,7 +199,7 @@ def _parse_on_board_clock(
         read = _board_read(fetched.url, fetcher, read)
         scraper, page = _parse_checked(fetched, **read._asdict())
         return scraper, page, read
-    source = scraper.zone_url(fetched.url)
+    source = scraper.zone_url(fetched.url) if learn_zone else None
     if _needs_board_zone(page, read.zone) and _learn_board(fetched.url, source, fetcher, read.tz):
         read = _board_read(fetched.url, fetcher, read)
         if read.zone is not None:
@@ -228,8 +242,7 @@ def _learn_board(url: str, source: str | None, fetcher: Fetcher, tz: ZoneInfo) -
 def _admit(fetcher: Fetcher, url: str, scraper: Scraper, page: Page) -> None:
     """Record the zone ``page`` declares for its board; refuse it where its format's pages
     declare their zone and this one does not (``killmod.fetch.clocks``)."""
-    declaring = getattr(scraper, "zone_url", no_zone_url) is no_zone_url
-    fetcher.boards.admit(url, scraper.NAME, page, self_declaring=declaring)
+    fetcher.boards.admit(url, scraper.NAME, page, self_declaring=declares_own_zone(scraper))
 
 
 def _kept_parse(fetcher: Fetcher, url: str, tz: ZoneInfo, zone: tzinfo | None) -> ParsedPage | None:
@@ -369,7 +382,7 @@ def parse_page(
         raise DoubtfulClock(f"{fetched.url}：{error.message}", source) from None
     except (TallyFailed, BadInput) as error:
         _fail_with_board_message(fetched.url, html, scraper)
-        # A TallyFailed keeps its kind (the API reader's ApiClosed tells the plan to fall back).
+        # A TallyFailed keeps its kind (the API's VersionRefused tells the plan to ask another).
         failure = type(error) if isinstance(error, TallyFailed) else TallyFailed
         raise failure(f"{fetched.url}：{error.message}") from None
     except KillmodError:
@@ -436,8 +449,9 @@ def _in_zone(page: Page, tz: ZoneInfo) -> Page:
 
 
 def _on_game_clock(moment: datetime, tz: ZoneInfo) -> bool:
-    """Whether ``moment`` is written at the offset the game's zone has at that time."""
-    return moment.utcoffset() == tz.utcoffset(moment.replace(tzinfo=None))
+    """Whether ``moment`` is written at the offset the game's zone has at that time (a time
+    given in the zone itself is: an API answer's unix seconds)."""
+    return moment.tzinfo is tz or moment.utcoffset() == tz.utcoffset(moment.replace(tzinfo=None))
 
 
 def _on_clock(moment: datetime, tz: ZoneInfo) -> datetime:
