@@ -6,7 +6,7 @@ with the tests' page builder, beside the least work any tool must do and a naive
 (run from the repository's folder: as a module, it finds the tests' helpers, ``tests.support``)
 
 Boards (``tests/support/pagebuilder_api.whole_board``: thread pages, printable view, archiver and
-mobile API of one thread; every answer rendered once, then only sent):
+the mobile API in versions 1 and 4 of one thread; every answer rendered once, then only sent):
 
 - unpaced: served on 127.0.0.1, which killmod does not pace;
 - paced: the same board behind a local proxy that answers every request after
@@ -14,25 +14,37 @@ mobile API of one thread; every answer rendered once, then only sent):
   host name that is not this machine's, so killmod paces it at the default ``--delay``
   (0.2 s between request starts).  The lower bound of a plan there is what pacing and
   latency alone cost: ``(requests - 1) × 0.2 + LATENCY``.
+- "refusing version 1": a board whose mobile plugin lacks version 1 (``module_not_exists``),
+  where killmod reads version 4 and the edit notices from the printable view and thread
+  pages.
 
-Rows:
+Rows (every process row run ``--repeat`` times, all rows of one repetition in turns, so
+that each sees the machine alike; start rows ``START_RUNS`` times):
 
-- start: ``killmod --help``; ``tally`` of a one-page saved thread (JSON and BBCode);
-- paced: ``tally`` of a 10-page (100-post), a 20-page (200-post) and a 200-page
-  (2,000-post) vote thread by each plan (``--view auto``, ``--view pages``): seconds,
-  requests counted at the proxy, bound; the 20-page one also with ``--delay 0``;
-- unpaced: the same, cold (an empty cache) and warm (a re-tally of unchanged pages);
-  the floor (``bench/floor.py``: keep-alive ``http.client`` + ``lxml.html.fromstring``, as
-  many processes as cores) and the naive reader (``bench/naive.py``: serial ``requests``,
-  BeautifulSoup ``html.parser``, dateparser on every time) over the same 200 thread pages;
-  ``lurkers`` of a 500-page game thread;
+- start: ``killmod --version``, ``killmod --help``; ``tally`` of a one-page saved thread
+  (JSON and BBCode);
+- paced: ``tally`` of a 200-post vote thread by each plan (the API, version 4 where the
+  board refuses version 1, the thread pages) and of a 2,000-post one: seconds, requests
+  counted at the proxy, bound;
+- unpaced: the same 2,000-post thread by each plan, cold (an empty cache) and warm (a
+  re-tally of unchanged pages), beside the floor (``bench/floor.py``: keep-alive
+  ``http.client`` + ``lxml.html.fromstring``, as many processes as cores, over its 200 thread
+  pages) and the naive reader (``bench/naive.py``: serial ``requests``, BeautifulSoup,
+  dateparser on every time); a 30,000-post vote thread (``tally``) and game thread
+  (``lurkers``) from the API beside the least work of reading the same answers
+  (``bench/floor_json.py``: one keep-alive ``http.client`` connection and ``json.loads``);
+  ``lurkers`` of a 5,000-post game thread by each plan;
 - memory: the peak of the whole process tree (the command and its worker processes), as
-  the sum of every process's PSS (``/proc/PID/smaps_rollup``);
+  the sum of every process's PSS (``/proc/PID/smaps_rollup``), for the unpaced rows;
+- watch: one poll of a 2,000-post thread read from the API (in-process: requests, bytes);
+- read only: ``read_thread`` of the 30,000-post vote thread timed inside its own process
+  (``bench/read_only.py``; the cache on, as a command has it) beside the least work of
+  reading the same answers timed the same way: the fetch layer's cost without a command's
+  start, count or announcement;
 - parse only: posts per second of each scraper (the best of 7 passes, as ``timeit``).
 
 Every command runs with its bytecode compiled (as after ``pip install``) and its caches in
-a temporary folder.  Process rows are medians of N runs (default 3; the start rows 15),
-all rows of one repetition taken in turns so that each sees the machine alike.
+a temporary folder.  Process rows give the median of their runs and the range.
 """
 
 from __future__ import annotations
@@ -48,8 +60,9 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -67,7 +80,7 @@ from tests.support.pagebuilder import (  # noqa: E402
     demo_thread,
     render_discuz_x_page,
 )
-from tests.support.pagebuilder_api import whole_board  # noqa: E402
+from tests.support.pagebuilder_api import api_path, whole_board  # noqa: E402
 
 KILLMOD = [sys.executable, "-m", "killmod.commands.cli"]
 PARSE_PASSES = 7
@@ -76,14 +89,15 @@ LATENCY = 0.1  # seconds the paced board takes to answer a request
 DELAY = 0.2  # killmod's default --delay
 PACED_HOST = "bbs.example.com"
 SHANGHAI = ZoneInfo("Asia/Shanghai")
+API_PPP = 1000  # killmod.fetch.api.API_PPP: the floor asks for the same answers
 
 
 # --- boards -----------------------------------------------------------------------------------
 
 
-def prerendered(thread: FakeThread):
+def prerendered(thread: FakeThread, api: str = "open"):
     """The thread's whole board with every answer rendered once: the server only sends."""
-    site = whole_board(thread)
+    site = whole_board(thread, api=api)
     answers: dict[str, Response] = {}
 
     def cached(path: str) -> Response:
@@ -95,16 +109,16 @@ def prerendered(thread: FakeThread):
 
 
 @contextmanager
-def unpaced_board(thread: FakeThread):
+def unpaced_board(thread: FakeThread, api: str = "open"):
     """The board on 127.0.0.1: (base URL, server, environment of the clients)."""
-    with serve(prerendered(thread)) as base:
+    with serve(prerendered(thread, api)) as base:
         yield base, base.server, {}
 
 
 @contextmanager
-def paced_board(thread: FakeThread):
+def paced_board(thread: FakeThread, api: str = "open"):
     """The board behind a proxy answering after ``LATENCY`` seconds, as ``PACED_HOST``."""
-    site = prerendered(thread)
+    site = prerendered(thread, api)
     prefix = re.compile(r"^https?://[^/]+")
 
     def remote(path: str) -> Response:
@@ -121,6 +135,12 @@ def thread_url(base: str, thread: FakeThread) -> str:
 
 def page_urls(base: str, thread: FakeThread) -> list[str]:
     return [f"{thread_url(base, thread)}&page={n}" for n in range(1, thread.page_count + 1)]
+
+
+def api_urls(base: str, thread: FakeThread) -> list[str]:
+    """The API answers killmod asks for the whole thread (version 1, 1,000 posts each)."""
+    pages = -(-len(thread.shown()) // API_PPP)
+    return [f"{base}{api_path(thread.tid, ppp=API_PPP, page=n)}" for n in range(1, pages + 1)]
 
 
 # --- processes --------------------------------------------------------------------------------
@@ -194,7 +214,51 @@ def timed(command: list[str], env: dict[str, str], *, memory: bool = False) -> d
     return {"seconds": seconds, "mib": peak[0] / 2**20 if memory else None}
 
 
-def tally_command(url: str, roster: Path, cache: Path, view: str, fmt: str = "json") -> list[str]:
+# --- the rows ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One measure: a command run once per repetition (``command(r)``: the r-th run's), on
+    a board whose requests are counted (``server``), and what it found each time."""
+
+    name: str
+    group: str
+    command: Callable[[int], list[str]]
+    env: dict[str, str]
+    posts: int | None = None
+    server: object | None = None
+    memory: bool = False
+    paced: bool = False
+    runs: list[dict] = field(default_factory=list)
+
+    def run(self, r: int) -> None:
+        before = len(self.server.requests) if self.server is not None else 0
+        result = timed(self.command(r), self.env, memory=self.memory)
+        if self.server is not None:
+            result["requests"] = len(self.server.requests) - before
+        self.runs.append(result)
+
+    def summary(self) -> dict:
+        seconds = [run["seconds"] for run in self.runs]
+        out = {"row": self.name, "group": self.group, "posts": self.posts}
+        out["seconds"] = statistics.median(seconds)
+        out["range"] = [min(seconds), max(seconds)]
+        out["n"] = len(seconds)
+        asked = sorted({run["requests"] for run in self.runs if "requests" in run})
+        if asked:
+            out["requests"] = asked[0] if len(asked) == 1 else f"{asked[0]}–{asked[-1]}"
+            if self.paced and len(asked) == 1:
+                out["bound"] = (asked[0] - 1) * DELAY + LATENCY
+        mib = [run["mib"] for run in self.runs if run.get("mib")]
+        if mib:
+            out["mib"] = max(mib)
+        return out
+
+
+def tally_command(
+    url: str, roster: Path, cache: Path, view: str = "auto", fmt: str = "json"
+) -> list[str]:
     return [
         *KILLMOD,
         "tally",
@@ -212,170 +276,233 @@ def tally_command(url: str, roster: Path, cache: Path, view: str, fmt: str = "js
     ]
 
 
-# --- the rows ---------------------------------------------------------------------------------
+class Bench:
+    """The boards and the rows, set up once; ``run`` takes every row in turns."""
 
+    def __init__(self, work: Path, stack: ExitStack) -> None:
+        self.work, self.stack = work, stack
+        self.start: list[Row] = []
+        self.rows: list[Row] = []
+        self.roster = work / "big-roster.toml"
+        self.roster.write_text(big_roster_toml(), encoding="utf-8")
 
-class Rows:
-    """Rows by name, each collecting its runs (and request counts)."""
+    def board(self, thread: FakeThread, *, paced: bool, api: str = "open"):
+        return self.stack.enter_context((paced_board if paced else unpaced_board)(thread, api))
 
-    def __init__(self) -> None:
-        self.rows: dict[str, dict] = {}
+    def cache(self, name: str, r: int) -> Path:
+        return self.work / f"cache-{name}-{r}"
 
-    def add(self, name: str, run: dict, **fields) -> None:
-        row = self.rows.setdefault(name, {"row": name, "runs": [], **fields})
-        row["runs"].append(run)
-
-    def done(self) -> list[dict]:
-        out = []
-        for row in self.rows.values():
-            seconds = [run["seconds"] for run in row["runs"]]
-            result = {k: v for k, v in row.items() if k != "runs"}
-            result["seconds"] = statistics.median(seconds)
-            result["range"] = [min(seconds), max(seconds)]
-            result["n"] = len(seconds)
-            mib = [run["mib"] for run in row["runs"] if run.get("mib")]
-            if mib:
-                result["mib"] = max(mib)
-            out.append(result)
-        return out
-
-
-def start_rows(work: Path, rows: Rows) -> None:
-    """``--help`` and a one-page saved tally (every time with its exact title)."""
-    thread = replace(demo_thread(), per_page=40)
-    thread.posts = [replace(post, time_style="auto") for post in thread.posts]
-    folder = work / "one-page"
-    folder.mkdir()
-    (folder / "page-1.html").write_bytes(render_discuz_x_page(thread, 1))
-    roster = work / "demo-roster.toml"
-    roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    env = environment(work, {})
-    saved = [*KILLMOD, "tally", str(folder), "--roster", str(roster), "--deadline", "22:00"]
-    commands = {
-        "killmod --help": [*KILLMOD, "--help"],
-        "tally, one-page saved thread, JSON": [*saved, "--format", "json"],
-        "tally, one-page saved thread, BBCode": saved,
-    }
-    for command in commands.values():  # compile the bytecode and templates once
-        timed(command, env)
-    for _ in range(START_RUNS):
+    def start_rows(self) -> None:
+        """``--version``, ``--help`` and a one-page saved tally (every time with its exact
+        title)."""
+        thread = replace(demo_thread(), per_page=40)
+        thread.posts = [replace(post, time_style="auto") for post in thread.posts]
+        folder = self.work / "one-page"
+        folder.mkdir()
+        (folder / "page-1.html").write_bytes(render_discuz_x_page(thread, 1))
+        roster = self.work / "demo-roster.toml"
+        roster.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+        env = environment(self.work, {})
+        saved = [*KILLMOD, "tally", str(folder), "--roster", str(roster), "--deadline", "22:00"]
+        commands = {
+            "killmod --version": [*KILLMOD, "--version"],
+            "killmod --help": [*KILLMOD, "--help"],
+            "tally, one-page saved thread, JSON": [*saved, "--format", "json"],
+            "tally, one-page saved thread, BBCode": saved,
+        }
         for name, command in commands.items():
-            rows.add(name, timed(command, env), group="start", posts=len(thread.posts))
+            timed(command, env)  # compile the bytecode and templates once
+            self.start.append(Row(name, "start", lambda r, c=command: c, env, len(thread.posts)))
 
+    def vote_rows(self, pages: int, *, paced: bool, plans: tuple[str, ...]) -> None:
+        """``tally`` of a ``pages``-page (10 posts a page) vote thread by each plan; unpaced,
+        also warm, with memory."""
+        thread = big_thread(pages)
+        where = "paced" if paced else "unpaced"
+        posts = len(thread.posts)
+        for plan in plans:
+            api = "v1_refused" if plan == "version 4" else "open"
+            view = "pages" if plan == "pages" else "auto"
+            base, server, extra = self.board(thread, paced=paced, api=api)
+            env = environment(self.work, extra)
+            url = thread_url(base, thread)
+            name = f"{where}-{posts}-{plan}"
 
-def vote_rows(work: Path, rows: Rows, repeat: int, *, pages: int, paced: bool) -> None:
-    """``tally`` of a ``pages``-page vote thread by each plan; unpaced, also warm, the floor
-    and the naive reader, with memory."""
-    thread = big_thread(pages)
-    roster = work / "big-roster.toml"
-    roster.write_text(big_roster_toml(), encoding="utf-8")
-    where = "paced" if paced else "unpaced"
-    board = paced_board if paced else unpaced_board
-    with board(thread) as (base, server, extra):
-        env = environment(work, extra)
-        url = thread_url(base, thread)
-        for r in range(repeat):
-            for view in ("auto", "pages"):
-                cache = work / f"cache-{where}-{pages}-{view}-{r}"
-                before = len(server.requests)
-                run = timed(tally_command(url, roster, cache, view), env, memory=not paced)
-                asked = len(server.requests) - before
-                name = f"{where}: tally {pages}-page thread, --view {view}"
-                rows.add(name, run, group=where, posts=len(thread.posts), requests=asked, view=view)
-                if paced:
-                    rows.rows[name]["bound"] = (asked - 1) * DELAY + LATENCY
-                    continue
-                warm = timed(tally_command(url, roster, cache, view), env)
-                rows.add(
-                    f"{where}: re-tally {pages}-page thread (unchanged pages), --view {view}",
-                    warm,
-                    group=where,
-                    posts=len(thread.posts),
-                    view=view,
-                )
-            if paced and pages == 20:  # the judge's other choice: no pause between requests
-                cache = work / f"cache-{where}-{pages}-nodelay-{r}"
-                before = len(server.requests)
-                command = [*tally_command(url, roster, cache, "auto"), "--delay", "0"]
-                run = timed(command, env)
-                rows.add(
-                    f"{where}: tally {pages}-page thread, --view auto --delay 0",
-                    run,
-                    group=where,
-                    posts=len(thread.posts),
-                    requests=len(server.requests) - before,
-                    view="auto",
-                )
-            if paced:
-                continue
-            urls = page_urls(base, thread)
-            floor = [sys.executable, str(ROOT / "bench" / "floor.py"), *urls]
-            rows.add(
-                f"{where}: floor, {pages} thread pages",
-                timed(floor, env, memory=True),
-                group=where,
-                posts=len(thread.posts),
-                requests=len(urls),
+            def cold(r: int, url=url, name=name, view=view) -> list[str]:
+                return tally_command(url, self.roster, self.cache(name, r), view)
+
+            label = {"api": "the API", "version 4": "refusing version 1", "pages": "--view pages"}
+            title = f"{where}: tally {posts:,}-post thread, {label[plan]}"
+            self.rows.append(
+                Row(title, where, cold, env, posts, server, memory=not paced, paced=paced)
             )
-            if pages >= 100:  # the naive reader takes a minute on 200 pages
-                naive = [sys.executable, str(ROOT / "bench" / "naive.py"), *urls]
-                rows.add(
-                    f"{where}: naive reader, {pages} thread pages",
-                    timed(naive, env),
-                    group=where,
-                    posts=len(thread.posts),
-                    requests=len(urls),
+            if not paced:
+                self.rows.append(
+                    Row(f"{title}, re-tally (unchanged)", where, cold, env, posts, server)
                 )
 
-
-def lurker_rows(work: Path, rows: Rows, repeat: int, pages: int) -> None:
-    """``lurkers`` of a ``pages``-page game thread (10 posts a page), cold and warm."""
-    from killmod.game.roster import load_roster
-
-    roster_file = ROOT / "examples" / "roster.toml"
-    living = [p.seat for p in load_roster(roster_file).players if p.alive]
-    rows_of_posts = [
-        (
-            living[n % len(living)],
-            ROUND1_END.replace(minute=0) + (ROUND2_END - ROUND1_END) * n / (pages * 10),
-            f"第 {n} 帖",
+    def floor_rows(self, pages: int) -> None:
+        """The floor and the naive reader over the same thread's pages."""
+        thread = big_thread(pages)
+        base, server, extra = self.board(thread, paced=False)
+        env = environment(self.work, extra)
+        urls = page_urls(base, thread)
+        posts = len(thread.posts)
+        floor = [sys.executable, str(ROOT / "bench" / "floor.py"), *urls]
+        naive = [sys.executable, str(ROOT / "bench" / "naive.py"), *urls]
+        label = f"{len(urls)} thread pages"
+        self.rows.append(
+            Row(f"unpaced: floor, {label}", "unpaced", lambda r: floor, env, posts, server, True)
         )
-        for n in range(1, pages * 10)
-    ]
-    thread = game_thread(rows_of_posts)
-    db = work / "game.db"
-    env = environment(work, {})
-    subprocess.run(
-        [*KILLMOD, "init", "--roster", str(roster_file), "--db", str(db), "--force"],
-        check=True,
-        capture_output=True,
-        env=env,
-    )
-    window = ["--from", "2019-05-11 22:00", "--to", "2019-05-12 22:00"]
-    with unpaced_board(thread) as (base, server, _):
+        self.rows.append(
+            Row(f"unpaced: naive reader, {label}", "unpaced", lambda r: naive, env, posts, server)
+        )
+
+    def huge_rows(self, posts: int) -> None:
+        """A ``posts``-post vote thread (``tally``) and game thread (``lurkers``) from the
+        API, each beside the least work of reading the same answers."""
+        vote = big_thread(posts // 10)
+        base, server, extra = self.board(vote, paced=False)
+        env = environment(self.work, extra)
+        url = thread_url(base, vote)
+        floor = [sys.executable, str(ROOT / "bench" / "floor_json.py"), *api_urls(base, vote)]
+
+        def tally(r: int) -> list[str]:  # the judge's command: the announcement (BBCode)
+            return tally_command(url, self.roster, self.cache("huge-tally", r), fmt="bbcode")
+
+        title = f"unpaced: tally {posts:,}-post vote thread, the API"
+        self.rows.append(Row(title, "unpaced", tally, env, posts, server, memory=True))
+        title = f"unpaced: floor, the same {len(floor) - 2} API answers (json.loads)"
+        self.rows.append(Row(title, "unpaced", lambda r: floor, env, posts, server, True))
+        self.lurker_rows(posts, plans=("api",))
+
+    def lurker_rows(self, posts: int, *, plans: tuple[str, ...]) -> None:
+        """``lurkers`` of a ``posts``-post game thread, by each plan, cold."""
+        from killmod.game.roster import load_roster
+
+        roster_file = ROOT / "examples" / "roster.toml"
+        living = [p.seat for p in load_roster(roster_file).players if p.alive]
+        rows_of_posts = [
+            (
+                living[n % len(living)],
+                ROUND1_END.replace(minute=0) + (ROUND2_END - ROUND1_END) * n / posts,
+                f"第 {n} 帖",
+            )
+            for n in range(1, posts)
+        ]
+        thread = game_thread(rows_of_posts)
+        db = self.work / f"game-{posts}.db"
+        env = environment(self.work, {})
+        subprocess.run(
+            [*KILLMOD, "init", "--roster", str(roster_file), "--db", str(db), "--force"],
+            check=True,
+            capture_output=True,
+            env=env,
+        )
+        base, server, _ = self.board(thread, paced=False)
         url = thread_url(base, thread)
-        for r in range(repeat):
-            for view in ("auto", "pages"):
-                cache = work / f"cache-lurkers-{view}-{r}"
+        window = ["--from", "2019-05-11 22:00", "--to", "2019-05-12 22:00"]
+        for plan in plans:
+            view = "pages" if plan == "pages" else "auto"
+
+            def lurkers(r: int, view=view, plan=plan) -> list[str]:
+                cache = self.cache(f"lurkers-{posts}-{plan}", r)
                 command = [*KILLMOD, "lurkers", url, *window, "--db", str(db), "--format", "text"]
-                command += ["--cache", str(cache), "--view", view]
-                before = len(server.requests)
-                run = timed(command, env, memory=True)
-                rows.add(
-                    f"unpaced: lurkers {pages}-page game thread, cold, --view {view}",
-                    run,
-                    group="unpaced",
-                    posts=len(thread.posts),
-                    requests=len(server.requests) - before,
+                return [*command, "--cache", str(cache), "--view", view]
+
+            label = "the API" if plan == "api" else "--view pages"
+            title = f"unpaced: lurkers {posts:,}-post game thread, {label}"
+            self.rows.append(Row(title, "unpaced", lurkers, env, posts, server, memory=True))
+
+    def run(self, repeat: int) -> None:
+        """Every row ``repeat`` times, all rows of one repetition in turns, after a first
+        round not counted (the boards render every answer once); the start rows
+        ``START_RUNS`` times, in turns among themselves."""
+        for _ in range(START_RUNS):
+            for row in self.start:
+                row.run(0)
+        for row in self.rows:
+            row.run(-1)
+            row.runs.clear()
+        for r in range(repeat):
+            for row in self.rows:
+                row.run(r)
+
+
+def watch_poll() -> dict:
+    """One poll of ``watch`` on a 2,000-post thread read from the API: what it asks."""
+    from killmod.fetch.http import Fetcher, FetchOptions
+    from killmod.fetch.plan import poll
+    from killmod.fetch.thread import read_thread
+    from tests.support.pagebuilder import FakePost
+
+    thread = big_thread(200)
+    board = whole_board(thread)
+    sent: list[int] = []
+
+    def sizing(path: str) -> Response:
+        answer = board(path)
+        sent.append(len(answer.body))
+        return answer
+
+    with serve(sizing) as base, Fetcher(FetchOptions(delay=0)) as fetcher:
+        first = read_thread(thread_url(base, thread), tz=SHANGHAI, fetcher=fetcher)
+        last = thread.posts[-1]
+        thread.posts.append(FakePost(last.pid + 3, last.author, last.uid, last.posted_at, "投 5号"))
+        sent.clear()
+        started = time.perf_counter()
+        followed = poll(first, fetcher, tz=SHANGHAI)
+        seconds = time.perf_counter() - started
+    if followed is None or len(followed.posts) != len(first.posts) + 1:
+        raise SystemExit("bench: the poll did not follow the thread")
+    return {
+        "row": "watch: one poll of a 2,000-post thread read from the API",
+        "group": "watch",
+        "posts": len(thread.posts),
+        "requests": len(sent),
+        "seconds": seconds,
+        "kib": sum(sent) / 1024,
+    }
+
+
+def read_only(repeat: int) -> list[dict]:
+    """The reading of a 30,000-post thread alone, timed inside its own process
+    (``bench/read_only.py``), beside the least work of reading the same answers timed the
+    same way: what the fetch layer costs without a command's start, count or announcement.
+    In turns, the median of ``repeat`` runs."""
+    thread = big_thread(3000)
+    runs: dict[str, list[float]] = {"killmod": [], "floor": []}
+    script = [sys.executable, "-m", "bench.read_only"]
+    with serve(prerendered(thread)) as base, tempfile.TemporaryDirectory() as tmp:
+        env = environment(Path(tmp), {})
+        urls = api_urls(base, thread)
+        commands = {
+            "killmod": lambda r: [*script, "killmod", thread_url(base, thread), f"{tmp}/{r}"],
+            "floor": lambda r: [*script, "floor", *urls],
+        }
+        for r in range(-1, repeat):
+            for name, command in commands.items():
+                done = subprocess.run(
+                    command(r), capture_output=True, text=True, env=env, cwd=ROOT, check=True
                 )
-                before = len(server.requests)
-                rows.add(
-                    f"unpaced: lurkers {pages}-page game thread, warm, --view {view}",
-                    timed(command, env),
-                    group="unpaced",
-                    posts=len(thread.posts),
-                    requests=len(server.requests) - before,
-                )
+                if r >= 0:
+                    runs[name].append(float(done.stderr.strip().splitlines()[-1]))
+    titles = {
+        "killmod": "inside the process: read_thread, 30,000-post thread, the API",
+        "floor": "inside the process: floor, the same 30 API answers (json.loads)",
+    }
+    return [
+        {
+            "row": titles[name],
+            "group": "read",
+            "posts": len(thread.posts),
+            "requests": len(urls),
+            "seconds": statistics.median(seconds),
+            "range": [min(seconds), max(seconds)],
+            "n": len(seconds),
+        }
+        for name, seconds in runs.items()
+    ]
 
 
 def parse_rates(rows: list[dict]) -> None:
@@ -433,54 +560,51 @@ def targets(rows: list[dict]) -> list[str]:
     """The issue's targets, each with what this run measured."""
     lines = []
 
-    def ratio(a: str, b: str, what: str, limit: str) -> None:
-        x, y = find(rows, a), find(rows, b)
-        if x and y:
-            lines.append(f"{what}: {x['seconds'] / y['seconds']:.2f}× ({limit})")
+    def row(name: str) -> dict:
+        found = find(rows, name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
-    short = find(rows, "paced: tally 10-page thread, --view auto")
-    if short:
-        lines.append(
-            f"paced 100-post thread, --view auto: {short['requests']} requests, "
-            f"{short['seconds']:.2f} s (bound {short['bound']:.2f} s)"
-        )
-    paced = find(rows, "paced: tally 20-page thread, --view auto")
-    if paced:
-        lines.append(
-            f"paced 200-post thread, --view auto: {paced['requests']} requests (≤ 3), "
-            f"{paced['seconds']:.2f} s (≤ 1.2 s; bound {paced['bound']:.2f} s)"
-        )
-    for view in ("auto", "pages"):
-        ratio(
-            f"unpaced: tally 200-page thread, --view {view}",
-            "unpaced: floor, 200 thread pages",
-            f"unpaced 200 pages, --view {view} / floor",
-            "≤ 2×",
-        )
-        ratio(
-            f"unpaced: tally 200-page thread, --view {view}",
-            f"unpaced: re-tally 200-page thread (unchanged pages), --view {view}",
-            f"unpaced 200 pages, --view {view}: cold / warm re-tally",
-            "unchanged pages are not parsed again",
-        )
-    ratio(
-        "unpaced: naive reader, 200 thread pages",
-        "unpaced: tally 200-page thread, --view pages",
-        "naive reader / tally 200 pages (--view pages)",
-        "the README's earlier ≥ 10×",
+    api = row("paced: tally 200-post thread, the API")
+    pages = row("paced: tally 200-post thread, --view pages")
+    lines.append(
+        f"paced 200-post vote thread, the API: {api['requests']} request (1), "
+        f"{api['seconds']:.2f} s (≤ 0.5 s), {api['seconds'] / pages['seconds']:.2f}× the thread"
+        f" pages' {pages['seconds']:.2f} s (≤ 0.15×)"
     )
+    big = row("paced: tally 2,000-post thread, the API")
+    lines.append(f"paced 2,000-post thread: {big['requests']} requests (2), {big['seconds']:.2f} s")
+    huge = row("unpaced: tally 30,000-post vote thread, the API")
+    floor = row("unpaced: floor, the same 30 API answers (json.loads)")
+    game = row("unpaced: lurkers 30,000-post game thread, the API")
+    for name, measured in (("tally", huge), ("lurkers", game)):
+        lines.append(
+            f"30,000-post thread, {name}: {measured['requests']} requests (≤ 31), "
+            f"{measured['mib']:.0f} MiB (≤ 300), {measured['seconds']:.2f} s = "
+            f"{measured['seconds'] / floor['seconds']:.2f}× the least work's "
+            f"{floor['seconds']:.2f} s (≤ 2×)"
+        )
+    read = row("inside the process: read_thread, 30,000-post thread, the API")
+    least = row("inside the process: floor, the same 30 API answers (json.loads)")
+    lines.append(
+        f"30,000-post thread, the reading alone: {read['seconds']:.2f} s = "
+        f"{read['seconds'] / least['seconds']:.2f}× the least work's {least['seconds']:.2f} s"
+    )
+    poll = row("watch: one poll of a 2,000-post thread read from the API")
+    lines.append(f"watch: one poll = {poll['requests']} request, {poll['kib']:.1f} KiB")
     for name, limit in (
+        ("killmod --version", 0.08),
         ("killmod --help", 0.1),
         ("tally, one-page saved thread, JSON", 0.15),
         ("tally, one-page saved thread, BBCode", 0.15),
     ):
-        row = find(rows, name)
-        if row:
-            low, high = row["range"]
-            lines.append(
-                f"{name}: median {row['seconds']:.3f} s, range {low:.3f}–{high:.3f} s over "
-                f"{row['n']} runs (≤ {limit} s)"
-            )
+        found = row(name)
+        low, high = found["range"]
+        lines.append(
+            f"{name}: median {found['seconds']:.3f} s, range {low:.3f}–{high:.3f} s over "
+            f"{found['n']} runs (≤ {limit} s)"
+        )
     return lines
 
 
@@ -509,28 +633,41 @@ def table(rows: list[dict], markdown: bool) -> str:
     return "\n".join(lines)
 
 
+@contextmanager
+def benched(work: Path) -> Iterator[Bench]:
+    with ExitStack() as stack:
+        bench = Bench(work, stack)
+        bench.start_rows()
+        plans = ("api", "version 4", "pages")
+        bench.vote_rows(20, paced=True, plans=plans)  # 200 posts
+        bench.vote_rows(200, paced=True, plans=("api",))  # 2,000 posts
+        bench.vote_rows(200, paced=False, plans=plans)
+        bench.floor_rows(200)
+        bench.huge_rows(30_000)
+        bench.lurker_rows(5_000, plans=("api", "pages"))
+        yield bench
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each process row (≥ 3)")
-    parser.add_argument("--lurker-pages", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each process row (≥ 5)")
     args = parser.parse_args()
-    rows = Rows()
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        start_rows(work, rows)
-        vote_rows(work, rows, args.repeat, pages=10, paced=True)  # up to 100 posts
-        for pages in (20, 200):
-            vote_rows(work, rows, args.repeat, pages=pages, paced=True)
-            vote_rows(work, rows, args.repeat, pages=pages, paced=False)
-        lurker_rows(work, rows, args.repeat, args.lurker_pages)
-    done = rows.done()
+    loads = []
+    with tempfile.TemporaryDirectory() as tmp, benched(Path(tmp)) as bench:
+        loads.append(os.getloadavg()[0])
+        bench.run(max(args.repeat, 1))
+        loads.append(os.getloadavg()[0])
+        done = [row.summary() for row in [*bench.start, *bench.rows]]
+        done.append(watch_poll())
+        done += read_only(max(args.repeat, 1))
     parse_rates(done)
     machine = (
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"load {os.getloadavg()[0]:.2f} at the end, {time.perf_counter() - started:.0f} s in all"
+        f"load {loads[0]:.2f} at the start and {loads[-1]:.2f} at the end, "
+        f"{time.perf_counter() - started:.0f} s in all"
     )
     if args.json:
         print(

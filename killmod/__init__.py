@@ -11,6 +11,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+__version__ = "0.1.0"
+
 # The command's name → the use case that does its work ("module:function").
 USE_CASES = {
     "tally": "killmod.usecases.tally:tally",
@@ -26,6 +28,7 @@ USE_CASES = {
     "notices": "killmod.usecases.deal:current_notices",
     "open": "killmod.usecases.open:open_vote",
     "out": "killmod.usecases.out:record_out",
+    "penalty": "killmod.usecases.penalty:record_penalty",
     "status": "killmod.usecases.status:game_status",
     "sub": "killmod.usecases.sub:substitute",
     "suicide": "killmod.usecases.day:record_suicide",

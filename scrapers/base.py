@@ -11,7 +11,6 @@ from what the scrapers report.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import threading
 from collections.abc import Callable, Iterable
@@ -28,6 +27,11 @@ from killmod.core.model import Page
 
 class ScrapeError(TallyFailed):
     """A page that cannot be read as a thread page (an error page, a cut-off page…)."""
+
+
+class VersionRefused(ScrapeError):
+    """A view that refuses the version of it asked for (another version may answer: the
+    mobile API's ``ThreadViews.api_versions``)."""
 
 
 class Address(NamedTuple):
@@ -98,9 +102,10 @@ class ThreadViews:
     ``given`` is the view the URL asked for (``api``, ``printable``, ``archiver`` or
     ``pages``).  ``pages`` reads the thread pages from ``pages_url`` (its first page), whose
     size is ``page_size`` posts until a page read shows the board's; ``api`` reads the
-    post list with exact times, at ``api_url(posts_a_page, page)``; ``printable`` reads the
-    edit notices of the first ``printable_limit`` posts at ``printable_url``;
-    ``archiver`` reads the times to the second.
+    whole thread with exact times at ``api_url(posts_a_page, page, version)``, asking the
+    ``api_versions`` in turn where the board refuses one (the first keeps the edit
+    notices); ``printable`` reads the edit notices of the first ``printable_limit`` posts at
+    ``printable_url``; ``archiver`` reads the times to the second.
     """
 
     given: str
@@ -108,7 +113,8 @@ class ThreadViews:
     pages_url: str
     page_size: int
     api: Scraper
-    api_url: Callable[[int, int], str]
+    api_url: Callable[[int, int, int], str]
+    api_versions: tuple[int, ...]
     printable: Scraper
     printable_url: str
     printable_limit: int
@@ -132,7 +138,10 @@ def no_views(url: str) -> None:
 
 
 def sha256_fingerprint(body: bytes) -> str:
-    """What a page holds: the SHA-256 of its bytes."""
+    """What a page holds: the SHA-256 of its bytes (hashlib loads OpenSSL: only for a page
+    kept in the cache)."""
+    import hashlib
+
     return hashlib.sha256(body).hexdigest()
 
 

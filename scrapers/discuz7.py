@@ -144,6 +144,7 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
         page_count=page_count,
         title=_title(root),
         thread_id=tid.group(1) if tid else None,
+        counted=True,  # a deleted post is gone and later floors move up
     )
 
 

@@ -177,7 +177,10 @@ def views(url: str) -> ThreadViews | None:
         pages_url=_first_page(root, tid),
         page_size=PAGE_SIZE,
         api=discuz_x_mobile,
-        api_url=lambda ppp, page: discuz_x_mobile.thread_api_url(root, tid, ppp=ppp, page=page),
+        api_url=lambda ppp, page, version: discuz_x_mobile.thread_api_url(
+            root, tid, ppp=ppp, page=page, version=version
+        ),
+        api_versions=(discuz_x_mobile.VERSION, discuz_x_mobile.EDITLESS),
         printable=discuz_x_printable,
         printable_url=discuz_x_printable.thread_printable_url(root, tid),
         printable_limit=discuz_x_printable.LIMIT,
@@ -245,10 +248,11 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
     require_named_posts([pid for pid, _ in containers], named_pids(_POST_PARTS, html))
     require_not_nested([div for _, div in containers])
     clock = page_clock(html, fetched_at, exact_clock)
-    posts = tuple(
-        post
-        for pid, div in containers
-        if (post := _read_post(ids, pid, div, tz=tz, clock=clock)) is not None
+    read = [(div, _read_post(ids, pid, div, tz=tz, clock=clock)) for pid, div in containers]
+    posts = tuple(post for _, post in read if post is not None)
+    # A deleted post's empty place (无效楼层) keeps its floor: no post is missing there.
+    vacant = tuple(
+        floor for div, post in read if post is None and (floor := _vacant_floor(div)) is not None
     )
     page_no, page_count = _pagination(root, ids.get("postlist"))
     subject = ids.get("thread_subject")
@@ -260,6 +264,8 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
         page_count=page_count,
         title=title,
         thread_id=tid.group(1) if tid else None,
+        counted=True,  # forum_viewthread.php numbers floors by counting (or keeps places)
+        vacant=vacant,
     )
 
 
@@ -317,6 +323,16 @@ def _read_post(
         banned=banned,
         hidden=hidden,
     )
+
+
+_VACANT_FLOOR = etree.XPath('.//div[@class="pi"]/strong/a')
+
+
+def _vacant_floor(div) -> int | None:
+    """The floor a deleted post's empty place shows (``viewthread_node.htm``: its number in
+    ``div.pi strong a``, or the board's name for it)."""
+    links = _VACANT_FLOOR(div)
+    return _floor(links[0]) if links else None
 
 
 def _post_time(em, *, tz: ZoneInfo, clock: tuple[datetime, int]):

@@ -223,6 +223,8 @@ _SUCCEED = re.compile(
 )
 _ERROR = re.compile(r"errorhandle_\w*\(\s*'((?:[^'\\]|\\.)*)'\s*,\s*\{([^}]*)\}")
 _VALUE = re.compile(r"'(\w+)'\s*:\s*'((?:[^'\\]|\\.)*)'")
+# A script of the answer sending the browser on (``showmessage``'s ``extrajs``).
+_LOCATION = re.compile(r"location\.href\s*=\s*'((?:[^'\\]|\\.)*)'")
 
 AnswerKind = Literal["ok", "held", "error", "system_error", "message", "unknown"]
 # The board's word for moderation (审核, 審核 on a traditional-Chinese board), in its answer
@@ -239,12 +241,14 @@ class Answer:
     board's words (``values`` may hold ``floodctrl``, the seconds between two posts);
     ``system_error``: the "Discuz! System Error" page (a wrong formhash); ``message``: a
     showmessage page; ``unknown``: anything else (``message`` holds its first words).
+    ``location``: where a refusal's script sends the browser on (the login's captcha form).
     """
 
     kind: AnswerKind
     message: str
     values: dict[str, str]
     url: str | None = None
+    location: str | None = None
 
 
 def answer(text: str) -> Answer:
@@ -260,7 +264,9 @@ def answer(text: str) -> Answer:
     failed = _ERROR.search(inner)
     if failed:
         message, values = failed.groups()
-        return Answer("error", _js(message).strip(), _values(values))
+        sent = _LOCATION.search(inner)
+        where = _js(sent.group(1)) if sent else None
+        return Answer("error", _js(message).strip(), _values(values), location=where)
     said = board_message("", text)
     if said is not None and "System Error" in said:
         return Answer("system_error", said, {})

@@ -23,7 +23,15 @@ from killmod.fetch.thread import read_thread
 from scrapers import discuz_x_mobile
 from scrapers.base import Address
 from scrapers.charset import decode_html
-from tests.support.pagebuilder import DEMO_ROSTER_TOML, DEMO_TID, SHANGHAI, Response, demo_thread
+from tests.support.pagebuilder import (
+    DEMO_ROSTER_TOML,
+    DEMO_TID,
+    SHANGHAI,
+    FakePost,
+    FakeThread,
+    Response,
+    demo_thread,
+)
 from tests.support.pagebuilder_api import (
     API_PATH,
     api_message,
@@ -62,9 +70,13 @@ def renumbered_demo():
 
 @pytest.mark.parametrize("charset", ["utf-8", "gbk"])
 @pytest.mark.parametrize("ascii_only", [True, False])
-def test_every_post_with_its_pid_floor_uid_and_second(charset, ascii_only):
+@pytest.mark.parametrize("version", [1, 4])
+def test_every_post_with_its_pid_floor_uid_and_second(charset, ascii_only, version):
     thread = renumbered_demo()
-    page = parse(render_api_page(thread, 1, ppp=100, charset=charset, ascii_only=ascii_only))
+    body = render_api_page(
+        thread, 1, ppp=100, charset=charset, ascii_only=ascii_only, version=version
+    )
+    page = parse(body)
     shown = thread.shown()
     assert [post.pid for post in page.posts] == [post.pid for _, post in shown]
     assert [post.floor for post in page.posts] == [floor for floor, _ in shown]
@@ -74,23 +86,54 @@ def test_every_post_with_its_pid_floor_uid_and_second(charset, ascii_only):
     by_floor = {post.floor: post for post in page.posts}
     assert by_floor[25].posted_at == datetime(2019, 5, 12, 22, 0, 0, tzinfo=SHANGHAI)
     assert by_floor[26].posted_at == datetime(2019, 5, 12, 22, 0, 1, tzinfo=SHANGHAI)
-    # a quote (div.reply_wrap) is no part of the text; a banned author's post is blocked
+    # a quote (div.quote in version 1, div.reply_wrap in 4) is no part of the text; a
+    # banned author's post is blocked
     assert by_floor[14].body == "我不跟，投 5号"
     assert by_floor[14].quotes == ("meer 发表于 2019-5-12 13:40\n改票：投 7号",)
     assert (by_floor[12].banned, by_floor[12].body) == (True, "")
-    # the API shows no edit notice: the edited ballot reads as not edited
-    assert by_floor[16].body == "投 9号" and by_floor[16].edited_at is None
+    # version 1 keeps the board's edit notice (read, then removed from the text); version 4
+    # shows none: the edited ballot reads as not edited
+    edited = datetime(2019, 5, 12, 16, 20, tzinfo=SHANGHAI) if version == 1 else None
+    assert by_floor[16].body == "投 9号" and by_floor[16].edited_at == edited
+    assert page.edits_shown == (version == 1)
     assert (page.page_no, page.page_count) == (1, 1)
     assert (page.thread_id, page.title) == (str(DEMO_TID), thread.title)
+    assert (page.replies, page.per_page, page.hidden) == (29, 100, 1)
 
 
 def test_the_real_boards_json_shape_is_what_the_builder_sends():
     body = render_api_page(demo_thread(), 1, ppp=100, charset="gbk")
     assert body.isascii() and b'"Charset":"GBK"' in body and b"\\/" in body
     answer = json.loads(body)
-    assert answer["Version"] == "4"
+    assert answer["Version"] == "1"
     entry = answer["Variables"]["postlist"][1]
+    assert list(entry) == [
+        "pid",
+        "tid",
+        "first",
+        "author",
+        "authorid",
+        "dateline",
+        "message",
+        "anonymous",
+        "attachment",
+        "status",
+        "username",
+        "adminid",
+        "groupid",
+        "memberstatus",
+        "number",
+        "dbdateline",
+    ]
+    edited = next(e for e in answer["Variables"]["postlist"] if e["number"] == "17")
+    assert edited["message"].startswith(
+        '<i class="pstatus"> 本帖最后由 老王 于 2019-5-12 16:20 编辑 </i><br />\n<br />\n'
+    )
+    four = json.loads(render_api_page(demo_thread(), 1, ppp=100, version=4))
+    assert four["Version"] == "4"
+    entry = four["Variables"]["postlist"][1]
     assert entry.keys() >= {"pid", "number", "position", "author", "authorid", "dbdateline"}
+    assert not any("pstatus" in e.get("message", "") for e in four["Variables"]["postlist"])
 
 
 def test_a_page_says_its_number_from_its_first_floor_and_its_count_from_replies():
@@ -112,8 +155,8 @@ def test_a_kept_positions_placeholder_is_skipped_like_the_deleted_floor():
 @pytest.mark.parametrize(
     ("url", "address"),
     [
-        (f"http://b{API_PATH}?version=4&module=viewthread&tid=12&ppp=100&page=3", Address("12", 3)),
-        (f"http://b{API_PATH}?version=4&module=viewthread&tid=12", Address("12", 1)),
+        (f"http://b{API_PATH}?version=1&module=viewthread&tid=12&ppp=100&page=3", Address("12", 3)),
+        (f"http://b{API_PATH}?version=1&module=viewthread&tid=12", Address("12", 1)),
     ],
 )
 def test_an_api_url_says_its_thread_and_page(url, address):
@@ -133,7 +176,7 @@ def test_an_api_url_says_its_thread_and_page(url, address):
 def test_the_api_url_follows_from_any_view_of_the_thread(thread_url):
     url = discuz_x_mobile.api_url(thread_url, ppp=1000)
     assert url == (
-        "http://b.example/bbs/api/mobile/index.php?version=4&module=viewthread&tid=12"
+        "http://b.example/bbs/api/mobile/index.php?version=1&module=viewthread&tid=12"
         "&ppp=1000&page=1"
     )
     assert scrapers.pick(url, "") is discuz_x_mobile
@@ -150,8 +193,8 @@ def test_read_over_http_with_view_api(serve_site, roster):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["outcome"] == {"kind": "eliminated", "seat": 5, "camp": "好人"}
-    assert [view["view"] for view in doc["source"]["views"]] == ["api", "printable"]
-    assert base.server.requests[0] == api_path(DEMO_TID, ppp=1000, page=1)
+    assert [view["view"] for view in doc["source"]["views"]] == ["api"]
+    assert base.server.requests == [api_path(DEMO_TID, ppp=1000, page=1)]
 
 
 def refused(result, *words: str) -> None:
@@ -262,20 +305,21 @@ def test_the_302_after_a_deletion_is_asked_again_and_floors_renumber(serve_site,
     assert floors == {"花生米": 26, "Tommy": 27, "阿狸": 30}  # 27, 28, 31 before the deletion
 
 
-def test_a_long_thread_comes_in_pages_of_the_asked_size(serve_site):
+def test_a_long_thread_comes_in_pages_of_a_thousand_side_by_side(serve_site):
     from tests.support.pagebuilder import big_thread
 
-    thread = big_thread(25)  # 250 posts
+    thread = big_thread(250)  # 2,500 posts
     base = serve_site(mobile_api_site(thread))
     url = base + api_path(thread.tid, ppp=100, page=1)
     with Fetcher(FetchOptions(delay=0, view="api")) as fetcher:
         read = read_thread(url, tz=SHANGHAI, fetcher=fetcher, edits=lambda posts: ())
     assert [post.pid for post in read.posts] == [post.pid for post in thread.posts]
-    # the first page, the last alone (it shows the count), then the others — page 2 and the
-    # first again, fetched side by side, so in either order
-    asked = [api_path(thread.tid, ppp=100, page=n) for n in (1, 3, 2, 1)]
-    assert base.server.requests[:2] == asked[:2]
-    assert sorted(base.server.requests[2:]) == sorted(asked[2:])
+    # page 1 says how many pages there are; the others, fetched side by side, in either
+    # order; none twice
+    assert base.server.requests[0] == api_path(thread.tid, ppp=1000, page=1)
+    assert sorted(base.server.requests[1:]) == [
+        api_path(thread.tid, ppp=1000, page=n) for n in (2, 3)
+    ]
 
 
 def test_a_saved_answer_is_read_like_a_saved_page(tmp_path, roster):
@@ -287,3 +331,57 @@ def test_a_saved_answer_is_read_like_a_saved_page(tmp_path, roster):
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["outcome"]["seat"] == 5
+
+
+def test_an_edited_post_that_quotes_keeps_its_notice_before_the_quote():
+    """As the real X3.4 answers a post edited after it was made with the quote button: the
+    notice, one break, then the quote (no blank line between them)."""
+    quoted = FakePost(
+        206, "月光宝盒", 105, NOW.replace(hour=9, minute=45), "我是好人，别投我！投4号"
+    )
+    reply = FakePost(
+        207,
+        "大白菜",
+        106,
+        NOW.replace(hour=9, minute=46),
+        "你这话谁信？投5号\n（补充：5号昨晚的发言前后矛盾）",
+        edited_at=NOW.replace(hour=9, minute=51, second=35),
+        quote=(quoted.author, quoted.posted_at, quoted.body),
+    )
+    thread = FakeThread(2, "【狼人杀·第1局】第一天白天 放逐投票帖", [quoted, reply], NOW)
+    answer = json.loads(render_api_page(thread, 1, ppp=1000))
+    message = answer["Variables"]["postlist"][1]["message"]
+    assert message.startswith(
+        '<i class="pstatus"> 本帖最后由 大白菜 于 2019-5-12 09:51 编辑 </i><br />\n'
+        '<div class="quote"><blockquote><p>引用:</p>'
+    )
+    post = parse(render_api_page(thread, 1, ppp=1000)).posts[1]
+    assert post.body == "你这话谁信？投5号\n（补充：5号昨晚的发言前后矛盾）"
+    assert post.quotes == ("月光宝盒 发表于 2019-5-12 09:45\n我是好人，别投我！投4号",)
+    assert post.edited_at == NOW.replace(hour=9, minute=51, second=0)
+
+
+def test_without_a_version_the_board_answers_version_1(serve_site):
+    base = serve_site(whole_board(demo_thread()))
+    url = f"{base}{api_path(DEMO_TID, ppp=1000, version=None)}"
+    with Fetcher(FetchOptions(delay=0)) as fetcher:
+        fetched = fetcher.fetch(url)
+    assert json.loads(fetched.body)["Version"] == "1"
+
+
+def test_a_hot_reply_whose_floor_the_answer_does_not_say_is_refused():
+    answer = json.loads(render_api_page(demo_thread(), 1, ppp=1000))
+    answer["Variables"]["postlist"][3]["number"] = "-1"  # 热门回复: forum_viewthread.php
+    with pytest.raises(discuz_x_mobile.ScrapeError, match="热门回复"):
+        parse(json.dumps(answer).encode())
+
+
+def test_white_text_in_a_version_1_message_is_hidden_as_on_the_thread_page():
+    """Version 1 keeps discuzcode's <font color>: the vote nobody sees is no ballot.  (Text
+    sized 0 cannot be told: the plugin deletes [size] tags for versions 1–3.)"""
+    shown = FakePost(
+        9001, "meer", 2000, NOW.replace(hour=21), '我投5号<font color="white">改票 投6号</font>'
+    )
+    thread = FakeThread(DEMO_TID, "【投票】", [shown], NOW)
+    post = parse(render_api_page(thread, 1, ppp=1000)).posts[0]
+    assert (post.body, post.hidden) == ("我投5号", ("改票 投6号",))

@@ -23,7 +23,6 @@ import functools
 import random
 from dataclasses import replace
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import hypothesis.strategies as st
@@ -33,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from killmod.ballots.count import REASONS, count_votes
 from killmod.ballots.votes import BallotReader
 from killmod.core.model import Page, Player, Post, Roster, Source
-from killmod.fetch.thread import _assemble
+from killmod.fetch.whole import assemble
 from killmod.rules import rule_set
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -289,11 +288,10 @@ def test_the_order_pages_were_fetched_in_never_changes_the_thread(game, per_page
         for n, chunk in enumerate(chunks, start=1)
     ]
     pages.append(pages[-1])  # a page number past the end is answered with the last page
-    scraper = SimpleNamespace(NAME="discuz_x")
-    reference = _assemble("vote-thread", pages, scraper)
+    reference = assemble("vote-thread", pages, "discuz_x", str)
     fetched = list(pages)
     rng.shuffle(fetched)
-    thread = _assemble("vote-thread", fetched, scraper)
+    thread = assemble("vote-thread", fetched, "discuz_x", str)
     assert thread == reference
     assert thread.posts == tuple(sorted(posts, key=lambda post: post.pid))
     assert tally(thread.posts, roster) == tally(posts, roster)

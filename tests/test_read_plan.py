@@ -1,9 +1,10 @@
 """The read plan: a Discuz! X thread in the fewest requests, the same tally whichever plan.
 
 One board (``pagebuilder_api.whole_board``) serves one thread as thread pages, printable
-view, archiver and mobile API; ``--view`` picks the plan, and each must give the same count,
-ballot by ballot, on a thread with an edited ballot, a quote, a banned author, a moderator's
-deletion (floors renumbered), relative times and ballots at 22:00:00 and 22:00:01.
+view, archiver and mobile API (version 1 and version 4); ``--view`` and what the board
+offers pick the plan, and each must give the same count, ballot by ballot, on a thread with
+an edited ballot, a quote, a banned author, a moderator's deletion (floors renumbered),
+relative times and ballots at 22:00:00 and 22:00:01.
 """
 
 from __future__ import annotations
@@ -38,11 +39,12 @@ from tests.support.pagebuilder import (
     big_thread,
     demo_thread,
 )
-from tests.support.pagebuilder_api import api_path, whole_board
+from tests.support.pagebuilder_api import COOKIEPRE, Viewer, api_path, whole_board
 
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
 PRINTABLE = f"/forum.php?mod=viewthread&action=printable&tid={DEMO_TID}"
 API = api_path(DEMO_TID, ppp=1000, page=1)
+API_V4 = api_path(DEMO_TID, ppp=1000, page=1, version=4)
 
 
 @pytest.fixture
@@ -105,11 +107,11 @@ def views(doc: dict) -> list[str]:
 # --- the fewest requests ------------------------------------------------------------------------
 
 
-def test_a_vote_thread_is_read_in_two_requests_with_exact_seconds(serve_site, roster):
+def test_a_vote_thread_is_read_in_one_request_with_edits_and_seconds(serve_site, roster):
     base = serve_site(whole_board(demo_thread()))
     doc = counted(tally(base + VIEWTHREAD, roster))
-    assert base.server.requests == [API, PRINTABLE]
-    assert views(doc) == ["api", "printable"]
+    assert base.server.requests == [API]
+    assert views(doc) == ["api"]
     assert {v["posted_at"][11:] for v in doc["verdicts"] if v["author"] == "白开水"} >= {
         "22:00:00+08:00"
     }
@@ -123,26 +125,58 @@ def test_the_audit_says_which_views_were_read_and_why(serve_site, roster):
     audit = tally(base + VIEWTHREAD, roster, fmt="audit")
     assert audit.exit_code == 0, audit.output
     read = [line for line in audit.stdout.splitlines() if line.startswith("读取：")]
-    assert read[0].startswith("读取：手机接口 1 页——") and "精确到秒" in read[0]
-    assert read[1].startswith("读取：打印版 1 页——") and "编辑记录" in read[1]
+    assert len(read) == 1 and read[0].startswith("读取：手机接口 1 页——")
+    assert "第 1 版" in read[0] and "精确到秒" in read[0] and "编辑记录" in read[0]
 
 
-@pytest.mark.parametrize("api", ["closed", "absent"])
-def test_a_board_without_the_api_is_read_from_its_pages(serve_site, roster, api):
+def test_a_2000_post_thread_takes_two_requests(serve_site, tmp_path):
+    thread = big_thread(200)
+    roster = tmp_path / "roster.toml"
+    roster.write_text(big_roster_toml(), encoding="utf-8")
+    base = serve_site(whole_board(thread))
+    doc = counted(tally(f"{base}/forum.php?mod=viewthread&tid={thread.tid}", roster))
+    asked = [api_path(thread.tid, ppp=1000, page=n) for n in (1, 2)]
+    assert base.server.requests == asked
+    assert doc["source"]["posts"] == 2000 and views(doc) == ["api"]
+
+
+@pytest.mark.parametrize(
+    ("api", "why"),
+    [
+        ("closed", "mobile_is_closed"),
+        ("absent", "HTTP 404"),
+        ("disabled", "网页而不是 JSON"),
+    ],
+)
+def test_a_board_without_the_api_is_read_from_its_pages(serve_site, roster, api, why):
     base = serve_site(whole_board(demo_thread(), api=api))
     doc = counted(tally(base + VIEWTHREAD, roster))
     assert base.server.requests[0] == API
     assert all(not path.startswith("/api/") for path in base.server.requests[1:])
     assert views(doc) == ["pages"]
-    why = doc["source"]["views"][0]["why"]
-    assert "手机接口不可用" in why and "改读帖子页" in why
-    assert ("mobile_is_closed" if api == "closed" else "HTTP 404") in why
+    said = doc["source"]["views"][0]["why"]
+    assert "手机接口不可用" in said and "改读帖子页" in said and why in said
     assert doc["outcome"]["seat"] == 5
 
 
+def test_a_board_that_refuses_version_1_is_read_from_version_4_and_the_printable_view(
+    serve_site, roster
+):
+    base = serve_site(whole_board(demo_thread(), api="v1_refused"))
+    doc = counted(tally(base + VIEWTHREAD, roster))
+    assert base.server.requests == [API, API_V4, PRINTABLE]
+    assert views(doc) == ["api", "printable"]
+    said = doc["source"]["views"][0]["why"]
+    assert "第 1 版" in said and "module_not_exists" in said and "第 4 版" in said
+    edited = [v for v in doc["verdicts"] if v["verdict"] == "edited"]
+    assert [(v["author"], v["floor"]) for v in edited] == [("老王", 17)]
+    assert doc["outcome"] == {"kind": "eliminated", "seat": 5, "camp": "好人"}
+
+
 def test_only_the_thread_pages_holding_later_ballots_are_read(serve_site, tmp_path):
-    """A 200-post thread whose posts after the 100th are chatter but for two ballots: the
-    API, the printable view (posts 1–100) and the two thread pages holding those ballots."""
+    """Where version 4 is all the board answers: a 200-post thread whose posts after the
+    100th are chatter but for two ballots — the API, the printable view (posts 1–100) and
+    the two thread pages holding those ballots."""
     thread = big_thread(20)
     for index in range(100, 200):
         post = thread.posts[index]
@@ -159,11 +193,12 @@ def test_only_the_thread_pages_holding_later_ballots_are_read(serve_site, tmp_pa
     )
     roster = tmp_path / "roster.toml"
     roster.write_text(big_roster_toml(), encoding="utf-8")
-    base = serve_site(whole_board(thread))
+    base = serve_site(whole_board(thread, api="v1_refused"))
     url = f"{base}/forum.php?mod=viewthread&tid={thread.tid}"
     doc = counted(tally(url, roster))
     assert base.server.requests == [
         api_path(thread.tid, ppp=1000, page=1),
+        api_path(thread.tid, ppp=1000, page=1, version=4),
         f"/forum.php?mod=viewthread&action=printable&tid={thread.tid}",
         f"/forum.php?mod=viewthread&tid={thread.tid}&page=14",
         f"/forum.php?mod=viewthread&tid={thread.tid}&page=19",
@@ -174,6 +209,10 @@ def test_only_the_thread_pages_holding_later_ballots_are_read(serve_site, tmp_pa
     pages = counted(tally(url, roster, "--view", "pages", cache=tmp_path / "other"))
     assert decisions(doc) == decisions(pages)
     assert identities(doc) == identities(pages)
+    plain = serve_site(whole_board(thread))  # a board answering version 1: one request
+    url = f"{plain}/forum.php?mod=viewthread&tid={thread.tid}"
+    one = counted(tally(url, roster, cache=tmp_path / "v1"))
+    assert decisions(one) == decisions(doc) and views(one) == ["api"]
 
 
 def test_a_thread_whose_later_posts_need_no_edits_is_not_read_past_the_api(serve_site, tmp_path):
@@ -185,9 +224,12 @@ def test_a_thread_whose_later_posts_need_no_edits_is_not_read_past_the_api(serve
         thread.posts[index] = replace(thread.posts[index], author="路人", uid=9000, body="围观")
     roster = tmp_path / "roster.toml"
     roster.write_text(big_roster_toml(), encoding="utf-8")
-    base = serve_site(whole_board(thread))
+    base = serve_site(whole_board(thread, api="v1_refused"))
     doc = counted(tally(f"{base}/forum.php?mod=viewthread&tid={thread.tid}", roster))
-    assert base.server.requests == [api_path(thread.tid, ppp=1000, page=1)]
+    assert base.server.requests == [
+        api_path(thread.tid, ppp=1000, page=1),
+        api_path(thread.tid, ppp=1000, page=1, version=4),
+    ]
     assert views(doc) == ["api"] and "不需要编辑记录" in doc["source"]["views"][0]["why"]
 
 
@@ -204,21 +246,91 @@ def test_lurkers_read_the_game_thread_from_the_api_alone(serve_site, tmp_path):
     assert pages.stdout == result.stdout
 
 
+def test_lurkers_read_again_ask_the_board_from_the_last_answer_they_know(serve_site, tmp_path):
+    """A 1,500-post game thread: its first answer of 1,000 posts comes from the cache the
+    second time (the judge's own, older by design), the second from the board."""
+    db = new_game(tmp_path)
+    record_deadlines(db, ROUND1_END, ROUND2_END)
+    thread = game_thread(round2_rows({seat: 100 for seat in (1, 2, 3, 4, 5, 7, 8, 9, 10)}))
+    thread.posts += [replace(thread.posts[-1], pid=90_000 + n) for n in range(600)]
+    base = serve_site(whole_board(thread))
+    url = f"{base}/forum.php?mod=viewthread&tid={GAME_TID}"
+    args = ["lurkers", url, "--round", "2", "--db", str(db), "--cache", str(tmp_path / "c")]
+    first = CliRunner().invoke(main, [*args, "--delay", "0"])
+    assert first.exit_code == 0, first.output
+    assert len(thread.posts) > 1000 and len(base.server.requests) == 2
+    thread.posts.append(replace(thread.posts[-1], pid=99_999))
+    base.server.requests.clear()
+    again = CliRunner().invoke(main, [*args, "--delay", "0"])
+    assert again.exit_code == 0, again.output
+    assert base.server.requests == [api_path(GAME_TID, ppp=1000, page=2)]
+
+
+# --- a forum whose pages are cached for guests (页面缓存) ---------------------------------------
+
+
+def judge_cookies(tmp_path: Path, value: str) -> Path:
+    path = tmp_path / "cookies.txt"
+    path.write_text(
+        f"# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\t{COOKIEPRE}auth\t{value}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_guest_capped_by_the_page_cache_reads_the_pages_at_the_boards_size(serve_site, roster):
+    base = serve_site(whole_board(demo_thread(), threadcaches=True))
+    doc = counted(tally(base + VIEWTHREAD, roster))
+    # page 1 says 10 posts a page (asked 1000) and 31 floors: pages 2–4 at that size
+    assert base.server.requests[0] == API
+    assert sorted(base.server.requests[1:]) == [
+        api_path(DEMO_TID, ppp=10, page=n) for n in (2, 3, 4)
+    ]
+    assert views(doc) == ["api"]
+    said = doc["source"]["views"][0]["why"]
+    assert "每页只给 10 帖" in said and "页面缓存" in said and "--cookies" in said
+    assert doc["source"]["pages"] == 4 and doc["outcome"]["seat"] == 5
+
+
+def test_with_the_judges_cookies_a_capped_forum_is_read_in_one_request(serve_site, roster):
+    members = {"judge-session": Viewer(100, "法官大人")}
+    board = whole_board(demo_thread(), threadcaches=True, members=members)
+    base = serve_site(board)
+    cookies = judge_cookies(roster.parent, "judge-session")
+    doc = counted(tally(base + VIEWTHREAD, roster, "--cookies", str(cookies)))
+    assert base.server.requests == [API]
+    assert "以 --cookies 的登录身份读取" in doc["source"]["views"][0]["why"]
+    stale = judge_cookies(roster.parent, "expired")
+    again = counted(
+        tally(base + VIEWTHREAD, roster, "--cookies", str(stale), cache=roster.parent / "x")
+    )
+    assert "cookies 可能已失效" in again["source"]["views"][0]["why"]
+    assert decisions(again) == decisions(doc)
+
+
 # --- the same tally whichever plan --------------------------------------------------------------
 
 
 @pytest.mark.parametrize("charset", ["utf-8", "gbk"])
 def test_the_same_tally_whichever_plan_reads_it(serve_site, roster, charset):
     done = {}
-    for view in ("auto", "api", "pages", "printable"):
-        base = serve_site(whole_board(renumbered_demo(), charset=charset))
-        done[view] = counted(
-            tally(base + VIEWTHREAD, roster, "--view", view, cache=roster.parent / view)
+    plans = {
+        "auto": ("open", "auto"),
+        "api": ("open", "api"),
+        "version 4": ("v1_refused", "auto"),
+        "pages": ("open", "pages"),
+        "printable": ("open", "printable"),
+    }
+    for plan, (api, view) in plans.items():
+        base = serve_site(whole_board(renumbered_demo(), charset=charset, api=api))
+        done[plan] = counted(
+            tally(base + VIEWTHREAD, roster, "--view", view, cache=roster.parent / plan)
         )
-    for view in ("api", "pages", "printable"):
-        assert decisions(done[view]) == decisions(done["auto"]), view
+    for plan in ("api", "version 4", "pages", "printable"):
+        assert decisions(done[plan]) == decisions(done["auto"]), plan
     # pids and the renumbered floors agree wherever the view shows them
     assert identities(done["api"]) == identities(done["auto"]) == identities(done["pages"])
+    assert identities(done["version 4"]) == identities(done["auto"])
     by_author = {v["author"]: v for v in done["auto"]["verdicts"] if v["verdict"] == "late"}
     assert by_author["花生米"]["floor"] == 26  # 27 before the deletion
     verdicts = {(v["author"], v["verdict"]) for v in done["auto"]["verdicts"]}
@@ -226,12 +338,14 @@ def test_the_same_tally_whichever_plan_reads_it(serve_site, roster, charset):
     quoting = next(v for v in done["auto"]["verdicts"] if v["author"] == "夜猫子")
     assert (quoting["verdict"], quoting["target"]) == ("counted", 5)
     seconds = {
-        view: sorted(v["posted_at"] for v in doc["verdicts"] if "T22:00:0" in v["posted_at"])
-        for view, doc in done.items()
+        plan: sorted(v["posted_at"] for v in doc["verdicts"] if "T22:00:0" in v["posted_at"])
+        for plan, doc in done.items()
     }
     # the printable view's minutes are confirmed from the archiver
-    assert seconds["auto"] == seconds["pages"] == seconds["printable"]
+    assert len({tuple(found) for found in seconds.values()}) == 1
     assert seconds["auto"] == ["2019-05-12T22:00:00+08:00", "2019-05-12T22:00:01+08:00"]
+    assert views(done["auto"]) == ["api"]
+    assert views(done["version 4"]) == ["api", "printable"]
     assert views(done["printable"]) == ["printable", "archiver"]
     assert views(done["pages"]) == ["pages"]
 
@@ -241,7 +355,7 @@ def test_the_same_tally_whichever_plan_reads_it(serve_site, roster, charset):
 
 def test_a_printable_view_that_disagrees_sends_the_plan_to_the_thread_pages(serve_site, roster):
     thread = demo_thread()
-    board = whole_board(thread)
+    board = whole_board(thread, api="v1_refused")
     changed = replace(thread, posts=list(thread.posts))
     changed.posts[4] = replace(changed.posts[4], author="冒名者")
     other = whole_board(changed)
@@ -261,7 +375,7 @@ def test_a_thread_page_that_disagrees_sends_the_plan_to_the_thread_pages(serve_s
     thread = big_thread(20)
     roster = tmp_path / "roster.toml"
     roster.write_text(big_roster_toml(), encoding="utf-8")
-    board = whole_board(thread)
+    board = whole_board(thread, api="v1_refused")
     moved = replace(thread, posts=list(thread.posts))
     moved.posts[150] = FakePost(999_999, "玩家09", 5009, moved.posts[150].posted_at, "投 1号")
     other = whole_board(moved)
@@ -296,10 +410,12 @@ def spy(monkeypatch, module) -> list:
     return calls
 
 
-@pytest.mark.parametrize("view", ["auto", "pages"])
+@pytest.mark.parametrize(("view", "parsed_again"), [("auto", 1), ("pages", 0)])
 def test_a_warm_retally_of_unchanged_pages_parses_none_of_them(
-    serve_site, roster, monkeypatch, view
+    serve_site, roster, monkeypatch, view, parsed_again
 ):
+    """Thread pages' posts are kept with them; an API answer is kept as its bytes (its
+    1,000 posts parse as fast as they would load), so it alone is read again."""
     base = serve_site(whole_board(demo_thread()))
     calls = [spy(monkeypatch, m) for m in (discuz_x, discuz_x_mobile, discuz_x_printable)]
     cold = counted(tally(base + VIEWTHREAD, roster, "--view", view))
@@ -309,7 +425,7 @@ def test_a_warm_retally_of_unchanged_pages_parses_none_of_them(
     asked = len(base.server.requests)
     warm = counted(tally(base + VIEWTHREAD, roster, "--view", view))
     assert len(base.server.requests) > asked  # every page fetched afresh…
-    assert sum(map(len, calls)) == 0  # …and none parsed again
+    assert sum(map(len, calls)) == parsed_again  # …and none parsed again but the API's
     assert warm == cold
 
 
@@ -341,7 +457,8 @@ def test_a_poll_reads_the_apis_last_page_and_a_deletion_means_reading_again(serv
         thread.posts.append(FakePost(99_001, "meer", 2000, last.posted_at, "投 7号"))
         base.server.requests.clear()
         followed = poll(first, fetcher, tz=SHANGHAI)
-        assert base.server.requests == [api_path(DEMO_TID, ppp=20, page=2)]
+        # one small page: the known last floor, 30, on page 2 of 29 a page, 28 places after it
+        assert base.server.requests == [api_path(DEMO_TID, ppp=29, page=2)]
         assert [post.pid for post in followed.posts][-1] == 99_001
         assert followed.posts[:-1] == first.posts  # edits read before are kept
         del thread.posts[3]  # a moderator deletes floor 4: every later floor moves up

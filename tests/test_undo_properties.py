@@ -25,7 +25,6 @@ from killmod.core.errors import BadInput
 from killmod.core.model import Post
 from killmod.fetch.thread import Thread
 from killmod.game.guards import next_day
-from killmod.game.penalties import record_penalty
 from killmod.game.store import Game
 from killmod.rules.base import NightChoice
 from killmod.usecases.day import plan_day
@@ -34,6 +33,7 @@ from killmod.usecases.lottery import make_lottery, reveal_lottery, standing_lott
 from killmod.usecases.lurkers import record_leave
 from killmod.usecases.night import record_night
 from killmod.usecases.out import record_out
+from killmod.usecases.penalty import record_penalty
 from killmod.usecases.record import record_tally
 from killmod.usecases.status import game_status
 from killmod.usecases.sub import substitute

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from click.testing import CliRunner
@@ -24,7 +25,7 @@ from tests.support.pagebuilder import (
     discuz_x_site,
     login_page,
 )
-from tests.support.pagebuilder_api import api_path, whole_board
+from tests.support.pagebuilder_api import API_PATH, api_path, whole_board
 from tests.support.pagebuilder_more import with_time_style
 
 DEADLINE = datetime(2019, 5, 12, 22, 0, tzinfo=SHANGHAI)
@@ -132,11 +133,10 @@ def test_on_a_board_with_the_api_each_poll_reads_only_its_last_page(serve_site, 
     assert [(v.author, v.target) for v in updates[2].new] == [("白开水", 5)]
     polls = [poll.split() for poll in "\n".join(base.server.requests).split("--")]
     tid = demo_thread().tid
-    assert polls[0] == [
-        api_path(tid, ppp=1000, page=1),
-        f"/forum.php?mod=viewthread&action=printable&tid={tid}",
-    ]
-    assert polls[1] == [api_path(tid, ppp=20, page=2)]  # a few KB: floors 21 on
+    assert polls[0] == [api_path(tid, ppp=1000, page=1)]  # edits and seconds in one answer
+    [asked] = polls[1]  # one small page of the API: a few KB, the last floor known on
+    query = dict(parse_qsl(urlsplit(asked).query))
+    assert asked.startswith(API_PATH) and query["version"] == "1" and 20 <= int(query["ppp"]) <= 40
     final = updates[-1].result
     assert final == tally(url(base), deadline="22:00", roster=roster, fetching=fetching)
     late = {v.author: v.verdict for v in final.verdicts if v.posted_at > DEADLINE}

@@ -257,3 +257,47 @@ def test_a_night_aimed_at_its_own_actor_is_confirmed_on_the_form(day):
     assert 'name="self_aimed"' in html and not Game.open(db).events("night")
     assert page.post("/night", night | {"self_aimed": "yes"}).status_code == 200
     assert [e.round for e in Game.open(db).events("night")] == [1]
+
+
+# --- refusals beside their fields -------------------------------------------------------
+
+
+def beside(html: str, field: str) -> str:
+    """The refusal shown beside the form's ``field``."""
+    import re
+
+    shown = rf'<span class="field-error" role="alert" id="error-{field}"[^>]*>(.*?)</span>'
+    found = re.search(shown, html)
+    assert found, f"nothing beside {field}: {html[html.find('<main>') :][:2000]}"
+    return found[1]
+
+
+def test_the_roster_forms_refusals_sit_beside_the_seat_at_fault(tmp_path: Path):
+    page = let_in(tmp_path / "killmod.db")
+    twice = roster_form(page.csrf) | {"name3": "玩家2"}
+    refused = page.post("/new", twice)
+    assert refused.status_code == 422
+    assert "重复" in beside(refused.get_data(as_text=True), "name3")
+    assert 'name="name3" aria-label="3号的论坛名" value="玩家2" required aria-invalid="true"' in (
+        refused.get_data(as_text=True)
+    )
+    letters = page.post("/new", roster_form(page.csrf) | {"uid4": "四"})
+    assert "4号的 uid 要是数字" in beside(letters.get_data(as_text=True), "uid4")
+    zone = page.post("/new", roster_form(page.csrf) | {"timezone": "Mars/Olympus"})
+    assert "timezone" in beside(zone.get_data(as_text=True), "timezone")
+    assert not (tmp_path / "killmod.db").exists()
+
+
+def test_a_deadline_the_vote_cannot_read_is_refused_beside_its_field(day):
+    page, _, base, _, _ = day
+    assert page.post("/deal").status_code == 200
+    url = f"{base}/forum.php?mod=viewthread&tid={TID}"
+    vote = {"thread": url, "deadline": "下周某天", "round": "1"}
+    confirmed = page.post("/vote/confirm", vote)
+    assert confirmed.status_code == 422
+    assert "无法识别的截止时间" in beside(confirmed.get_data(as_text=True), "deadline")
+    counted = page.get("/vote/count", query_string=vote).get_data(as_text=True)
+    assert 'id="error-deadline" hx-swap-oob="true"' in counted  # htmx puts it by the field
+    assert "hx-trigger" not in counted.split(">")[0]  # and asks no more until it is fixed
+    opened = page.post("/vote/open", {"deadline": "2001-01-01 22:00"})
+    assert "已经过去" in beside(opened.get_data(as_text=True), "open_deadline")

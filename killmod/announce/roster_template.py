@@ -119,24 +119,50 @@ def _string(text: str) -> str:
 def roster_text(form: RosterForm) -> str:
     """The roster file the form describes (read by ``killmod.game.roster`` as any roster
     file is, with every check it makes)."""
+    return "".join(line + "\n" for line, _ in _roster_lines(form))
+
+
+def roster_origin(form: RosterForm, line: int | None) -> tuple[str, int | None] | None:
+    """Which of the form's fields wrote line ``line`` of ``roster_text(form)``: its key and,
+    for a seat's line, the seat (``("uid", 3)``; a seat's header is its name's); None for
+    a line the form did not write."""
+    lines = _roster_lines(form)
+    if line is None or not 1 <= line <= len(lines):
+        return None
+    return lines[line - 1][1]
+
+
+def _roster_lines(form: RosterForm) -> list[tuple[str, tuple[str, int | None] | None]]:
+    """The roster file's lines, each with the form field it comes from."""
     judges = ", ".join(
         _string(name) if uid is None else f"{{ name = {_string(name)}, uid = {uid} }}"
         for name, uid in form.judges
     )
-    lines = [f"rules = {_string(form.rules)}"]
+    lines: list[tuple[str, tuple[str, int | None] | None]] = [
+        (f"rules = {_string(form.rules)}", ("rules", None))
+    ]
     if form.code:
-        lines.append(f"code = {_string(form.code)}")
+        lines.append((f"code = {_string(form.code)}", ("code", None)))
     if form.variants:
-        lines.append(f"variants = [{', '.join(_string(v) for v in form.variants)}]")
+        variants = ", ".join(_string(v) for v in form.variants)
+        lines.append((f"variants = [{variants}]", ("variants", None)))
+    substitutes = ", ".join(_string(name) for name in form.substitutes)
     lines += [
-        f"timezone = {_string(form.timezone)}",
-        f"judges = [{judges}]",
-        f"substitutes = [{', '.join(_string(name) for name in form.substitutes)}]",
+        (f"timezone = {_string(form.timezone)}", ("timezone", None)),
+        (f"judges = [{judges}]", ("judges", None)),
+        (f"substitutes = [{substitutes}]", ("substitutes", None)),
     ]
     for player in form.players:
-        lines += ["", "[[players]]", f"seat = {player.seat}", f"name = {_string(player.name)}"]
+        seat = player.seat
+        lines += [
+            ("", None),
+            ("[[players]]", ("name", seat)),
+            (f"seat = {seat}", ("name", seat)),
+            (f"name = {_string(player.name)}", ("name", seat)),
+        ]
         if player.uid is not None:
-            lines.append(f"uid = {player.uid}")
+            lines.append((f"uid = {player.uid}", ("uid", seat)))
         if player.aliases:
-            lines.append(f"aliases = [{', '.join(_string(a) for a in player.aliases)}]")
-    return "\n".join(lines) + "\n"
+            aliases = ", ".join(_string(a) for a in player.aliases)
+            lines.append((f"aliases = [{aliases}]", ("aliases", seat)))
+    return lines

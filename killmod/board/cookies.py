@@ -4,6 +4,8 @@ from the browser, or written by logging in through killmod (``killmod.board.logi
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from http.cookiejar import Cookie, MozillaCookieJar
 from pathlib import Path
 
 from killmod.fetch.http import load_cookies
@@ -18,6 +20,24 @@ def keep_cookies(data: bytes, path: Path) -> int:
     descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "wb") as file:
         file.write(data)
+    try:
+        count = len(load_cookies(partial))
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    partial.replace(path)
+    return count
+
+
+def keep_session(cookies: Iterable[Cookie], path: Path) -> int:
+    """Keep a session's ``cookies`` at ``path`` as a Netscape cookies.txt (0600, the folder
+    0700), read back as ``--cookies`` reads one; the number of cookies."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    jar = MozillaCookieJar()
+    for cookie in cookies:
+        jar.set_cookie(cookie)
+    jar.save(str(partial), ignore_discard=True, ignore_expires=True)  # made 0600
     try:
         count = len(load_cookies(partial))
     except BaseException:

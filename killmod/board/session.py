@@ -1,13 +1,14 @@
 """The judge's own session on a Discuz! X board: reading pages as him, posting forms.
 
-killmod never logs in and never sees a password: the judge's login is the cookies his
-browser exported (``--cookies cookies.txt``).  Before anything is posted or sent, the
-session is checked (``Board.judge``): the board must show the page to a logged-in
-member, and that member must be a judge of the game by uid (the roster's ``judges = [{
-name = …, uid = … }]``).  Pages are read with killmod's fetcher (its timeouts, retries,
-host check and size limits, no cache); a form is posted once, never retried by the
-HTTP layer: whether a post that timed out reached the board is for the caller to find
-out on the board (``killmod.board.posting``, ``killmod.board.sending``).  Cookie values are never
+The judge's login is a cookies.txt: exported by his browser (``--cookies cookies.txt``), or
+kept by the judge's page after he logged in through the board's own form
+(``killmod.board.login``; the password only passes through, never kept). Before anything is
+posted or sent, the session is checked (``Board.judge``): the board must show the page to a
+logged-in member, and that member must be a judge of the game by uid (the roster's ``judges
+= [{ name = …, uid = … }]``). Pages are read with killmod's fetcher (its timeouts, retries,
+host check and size limits, no cache); a form is posted once, never retried by the HTTP
+layer: whether a post that timed out reached the board is for the caller to find out on the
+board (``killmod.board.posting``, ``killmod.board.sending``). Cookie values are never
 printed.
 """
 
@@ -50,10 +51,11 @@ class Unknown(KillmodError):
 
 @dataclass(frozen=True)
 class BoardOptions:
-    """The judge's cookies, the read timeout, the least seconds between two writes
-    (the board's flood control: Discuz X3's default is 15 s) and how to wait."""
+    """The judge's cookies (None: a guest's session, to log in with), the read timeout, the
+    least seconds between two writes (the board's flood control: Discuz X3's default is
+    15 s) and how to wait."""
 
-    cookies: Path
+    cookies: Path | None
     timeout: float = 20.0
     interval: float = 16.0
     sleep: Callable[[float], None] = time.sleep
@@ -114,7 +116,8 @@ class Board:
         self.fetcher = Fetcher(
             FetchOptions(jobs=1, delay=0.2, timeout=options.timeout, cookies=options.cookies)
         )
-        self._refuse_foreign_cookies()
+        if options.cookies is not None:
+            self._refuse_foreign_cookies()
 
     def __enter__(self) -> Board:
         return self

@@ -71,6 +71,7 @@ def alias(
     killmod alias 5 "kp"。别名记进游戏文件（killmod undo 可撤销），
     然后像 killmod tally 一样重新计票：投票帖和截止时间默认用游戏文件记下的。本轮的计票已经记录时，
     按提示用 killmod tally --record --replace 重新记录。"""
+    from killmod.announce.handouts import alias_note
     from killmod.announce.outputs import note
     from killmod.commands.tally import recount
     from killmod.core.errors import KillmodError
@@ -80,9 +81,7 @@ def alias(
 
     with Game.open(db_path) as game:
         done = record_alias(game, seat, alias)
-        note(
-            f"已记下：「{done.alias}」是 {done.seat}号 {done.name} 的别名（killmod undo 可撤销）。"
-        )
+        note(alias_note(done))
         hint = recount_hint(game, source, round_no)
         if hint:
             note(hint)

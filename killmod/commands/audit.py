@@ -101,18 +101,13 @@ def penalty(
     templates: Path | None,
 ) -> None:
     """1.2：记录一个座位的犯规，以及对立阵营选择的处罚（在下一个夜晚执行）。"""
-    from dataclasses import replace
-
+    from killmod.announce.handouts import penalty_note
     from killmod.announce.outputs import note
-    from killmod.announce.render import render_public
-    from killmod.announce.views import record_view
-    from killmod.game.penalties import record_penalty
     from killmod.game.store import Game
+    from killmod.usecases.penalty import record_penalty
 
     with Game.open(db_path) as game:
         recorded = record_penalty(
             game, seat, round_no=round_no, kind=kind, choice=choice, reason=reason
         )
-    # the night it falls on, never the violator's camp
-    shown = replace(recorded, camp=None)
-    note(render_public("penalty.text.j2", templates, record_view(penalty=shown)))
+    note(penalty_note(recorded, templates))

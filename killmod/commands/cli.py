@@ -19,6 +19,7 @@ from typing import Any
 
 import click
 
+from killmod import __version__
 from killmod.commands.clitext import VERSION_OPTION_HELP, Group, usage_message
 
 # name → "module:function" of each subcommand, in the order --help lists them.
@@ -132,7 +133,10 @@ class LazyGroup(Group):
     "第一次用：killmod new 写一份名单模板（见 README 的“第一个小时”）。",
 )
 @click.version_option(
-    package_name="killmod", message="%(prog)s %(version)s", help=VERSION_OPTION_HELP
+    version=__version__,
+    prog_name="killmod",
+    message="%(prog)s %(version)s",
+    help=VERSION_OPTION_HELP,
 )
 def main() -> None:
     """killmod：版杀法官的工具——计票、公告、审计。"""

@@ -28,12 +28,11 @@ def leave(
     seat: int, day_text: str, note: str | None, db_path: Path, templates: Path | None
 ) -> None:
     """记录一个座位的玩家请假一天（1.2：每位玩家最多请假一天）。"""
+    from killmod.announce.handouts import leave_note
     from killmod.announce.outputs import note as tell
-    from killmod.announce.render import render_public
-    from killmod.announce.views import record_view
     from killmod.game.store import Game
     from killmod.usecases.lurkers import record_leave
 
     with Game.open(db_path) as game:
         recorded = record_leave(game, seat, day_text, note=note)
-    tell(render_public("leave.text.j2", templates, record_view(leave=recorded)))
+    tell(leave_note(recorded, templates))

@@ -8,16 +8,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from killmod.announce.outputs import Outputs, post, private_options, step_file
+from killmod.announce.outputs import Outputs, post, private_options
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import group
 from killmod.commands.options import ROUND, db_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 
 if TYPE_CHECKING:
-    from killmod.game.delivery import Handout
-    from killmod.game.store import Game
-    from killmod.usecases.lottery import Lottery, Reveal
+    pass
 
 round_option = click.option("--round", "round_no", type=ROUND, required=True, help="平票的是第几轮")
 
@@ -51,37 +49,17 @@ def make(
 ) -> None:
     """为一轮平票做签。投票帖公告（承诺值）打印出来；给执行斑竹的站内留言（签位，保密）
     写进私密文件夹。"""
+    from killmod.announce.handouts import lottery_handout
+    from killmod.core.errors import BadInput
     from killmod.game.store import Game
     from killmod.usecases.lottery import make_lottery
 
-    def hand_out(made: Lottery) -> Handout:
-        public, private = _lots(game, made, templates)
-        if post_url and outputs.print_secrets:
-            from killmod.core.errors import BadInput
-
-            raise BadInput("--post 不能与 --print-secrets 同用：签位是保密的。什么也没有记录。")
-        speaker.capture(public)
-        return outputs.handout(public, {name: private}, "签位（给执行斑竹或第三人的站内留言）")
-
+    if post_url and outputs.print_secrets:
+        raise BadInput("--post 不能与 --print-secrets 同用：签位是保密的。什么也没有记录。")
     with Game.open(db_path) as game:
-        same_round = lambda event: event.round == round_no  # noqa: E731
-        name = step_file(game, f"round{round_no}-lottery-private", "lottery", same_round)
-        outputs.refuse_taken([name])
+        hand_out = lottery_handout(game, round_no, outputs, templates, capture=speaker.capture)
         make_lottery(game, round_no, seed, deliver=hand_out)
         post_after(game, speaker, post_url, templates)
-
-
-def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
-    """The public post (the commitment) and the private message (the lots, secret)."""
-    from killmod.announce.render import render_private, render_public
-    from killmod.announce.views import lots_view, lottery_view
-    from killmod.usecases.lottery import PREFIX
-
-    roster = game.roster()
-    public = render_public(
-        "lottery.public.bbcode.j2", templates, lottery_view(made, roster, PREFIX)
-    )
-    return public, render_private("lottery.private.j2", templates, lots_view(made, roster))
 
 
 @lottery.command()
@@ -92,11 +70,12 @@ def _lots(game: Game, made: Lottery, templates: Path | None) -> tuple[str, str]:
 @user_errors
 def show(round_no: int, db_path: Path, outputs: Outputs, templates: Path | None) -> None:
     """重发第 N 轮的签位：从游戏文件再写一份给执行斑竹的站内留言（丢了原来那份时用）。"""
+    from killmod.announce.handouts import lots_message
     from killmod.game.store import Game
     from killmod.usecases.lottery import recorded_lottery
 
     with Game.open(db_path) as game:
-        _, private = _lots(game, recorded_lottery(game, round_no), templates)
+        private = lots_message(game, recorded_lottery(game, round_no), templates)
     name = outputs.free_name(f"round{round_no}-lottery-private-again")
     outputs.secrets({name: private}, f"第 {round_no} 轮的签位（重发）")
 
@@ -119,20 +98,12 @@ def reveal(
     speaker: Speaker,
 ) -> None:
     """公布抽签结果：出局者及其阵营。同时公开签位和密钥供核对；--post 把结果回复到帖子。"""
-    from killmod.announce.render import render_game_over, render_public
-    from killmod.announce.views import reveal_view
-    from killmod.game.delivery import Handout
+    from killmod.announce.handouts import reveal_handout
     from killmod.game.store import Game
     from killmod.usecases.lottery import reveal_lottery
 
-    def hand_out(drawn: Reveal) -> Handout:
-        roster = game.roster()
-        public = render_public("lottery.reveal.bbcode.j2", templates, reveal_view(drawn, roster))
-        if drawn.winner:
-            public += "\n" + render_game_over(drawn.winner, roster, templates)
-        return Handout(public=speaker.capture(public))
-
     with Game.open(db_path) as game:
+        hand_out = reveal_handout(game, templates, capture=speaker.capture)
         reveal_lottery(game, round_no, lot, deliver=hand_out)
         post_after(game, speaker, post_url, templates)
 

@@ -23,8 +23,6 @@ from killmod.commands.speak import board_options as speaking_options
 
 if TYPE_CHECKING:
     from killmod.fetch.http import FetchOptions
-    from killmod.game.store import Game
-    from killmod.usecases.lurkers import LurkerReport
 
 
 @command()
@@ -71,19 +69,15 @@ def lurkers(
     """潜水统计：游戏帖里每位存活玩家本轮的发言次数。游戏帖可以是网址、保存的网页或文件夹
     （默认游戏文件记下的游戏帖）。不加 --record 时，给每位潜水的玩家写一份提醒短信（私密
     文件）：规则要法官先联系玩家，警告由法官决定后用 --record 记录。"""
-    from killmod.announce.notices import hand_substitutes_their_notices
-    from killmod.game.delivery import Handout
+    from killmod.announce.lurkerposts import lurkers_handout, lurkers_post, prods, prods_note
     from killmod.game.store import Game
     from killmod.game.threads import GAME, thread_or_remembered
     from killmod.usecases.lurkers import lurkers as count_lurkers
 
-    def hand_out(report: LurkerReport) -> Handout:
-        handout = Handout(public=speaker.capture(_post(game, report, fmt, templates)))
-        warnings = report.recorded.warnings if report.recorded else ()
-        hand_substitutes_their_notices(game, warnings, handout, templates, outputs.private_dir)
-        return handout
-
     with Game.open(db_path) as game:
+        hand_out = lurkers_handout(
+            game, fmt, templates, outputs.private_dir, capture=speaker.capture
+        )
         report = count_lurkers(
             game,
             thread_or_remembered(game, source, thread=GAME),
@@ -98,50 +92,12 @@ def lurkers(
             deliver=hand_out,
         )
         if not record:
-            prods = _prods(game, report, outputs, templates)
-            public = speaker.capture(_post(game, report, fmt, templates))
-            outputs.hand_out(public, prods, "潜水提醒短信（每位潜水玩家一份）")
-            if prods:
+            messages = prods(game, report, outputs, templates)
+            public = speaker.capture(lurkers_post(game, report, fmt, templates))
+            outputs.hand_out(public, messages, "潜水提醒短信（每位潜水玩家一份）")
+            if messages:
                 from killmod.announce.outputs import note
 
-                note(
-                    "先把提醒短信发给潜水的玩家：能继续游戏的，"
-                    f"killmod lurkers --round {report.round} --record 记警告；"
-                    "不能继续的，killmod sub 座位号 替补名 换替补。"
-                )
+                note(prods_note(report))
         what = None if record else "潜水统计"
         post_after(game, speaker, post_url, templates, what=what, recorded=record)
-
-
-def _prods(
-    game: Game, report: LurkerReport, outputs: Outputs, templates: Path | None
-) -> dict[str, str]:
-    """The message to each lurker who can still be warned, by private file name."""
-    from killmod.announce.render import render_private
-    from killmod.announce.views import prod_view
-    from killmod.rules import rule_set
-    from killmod.usecases.deal import notice_stem
-
-    rules = rule_set(game.roster().rules)
-    roster = game.roster()
-    prefix = f"round{report.round}-" if report.round else ""
-    return {
-        outputs.free_name(f"{prefix}prod-{notice_stem(roster.seat(count.seat))}"): render_private(
-            "prod.j2", templates, prod_view(report, count.seat, rules)
-        )
-        for count in report.lurkers
-        if count.warnable
-    }
-
-
-def _post(game: Game, report: LurkerReport, fmt: str, templates: Path | None) -> str:
-    """The lurkers post, and the game-over post when a drowning ended the game."""
-    from killmod.announce.render import render_game_over, render_public
-    from killmod.announce.views import lurkers_view
-    from killmod.rules import rule_set
-
-    contact = rule_set(game.roster().rules).LURKER_CONTACT
-    text = render_public(f"lurkers.{fmt}.j2", templates, lurkers_view(report, contact))
-    if report.recorded and report.recorded.winner:
-        text += render_game_over(report.recorded.winner, game.roster(), templates)
-    return text

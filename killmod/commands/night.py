@@ -245,20 +245,12 @@ def _from_inbox(
 
     from killmod.announce.render import render_private
     from killmod.announce.views import inbox_night_view
-    from killmod.ballots.deadline import parse_deadline
     from killmod.board.inbox import read_night
     from killmod.commands.speak import board_of
     from killmod.core.errors import BadInput
-    from killmod.core.times import format_local
-    from killmod.usecases.inbox import OPTION_NAMES, night_start
+    from killmod.usecases.inbox import OPTION_NAMES, inbox_window, refuse_early
 
-    if not until_text:
-        raise BadInput(
-            '--from-pm 要给出本夜行动的截止时间：--until，如 --until "2019-05-13 08:00"。'
-        )
-    tz = ZoneInfo(game.roster().timezone)
-    since = parse_deadline(since_text, tz, None) if since_text else night_start(game, night_no)
-    until = parse_deadline(until_text, tz, since)
+    since, until = inbox_window(game, night_no, since_text, until_text)
     board = board_of(game, board_url, "读站内短信")
     reading = read_night(
         game, night_no, board, speaker.options("读站内短信"), until=until, since=since
@@ -278,12 +270,7 @@ def _from_inbox(
             f"站内短信定不了{listed}。核对 {where} 后用 {flags} 指定，再运行同一命令。"
             "什么也没有记录。"
         )
-    now = datetime.now(tz)
-    if until > now and not early:
-        raise BadInput(
-            f"截止时间 {format_local(until, tz)} 还没到：之后还可能有玩家发来行动，截止后再记录"
-            "（确实要提前记录加 --early）。什么也没有记录。"
-        )
+    refuse_early(until, datetime.now(ZoneInfo(game.roster().timezone)), early)
     question = f"核对 {where} 后，记录第 {night_no} 夜？"
     shown = f"第 {night_no} 夜的行动已从站内短信读出，写在 {where}。"
     if not speaker.confirm(shown, question, "没有记录"):
@@ -296,20 +283,11 @@ def _from_inbox(
 
 def _inbox_notes(reading: InboxNight) -> None:
     """What the judge may read on stderr: how many letters, no one's action."""
+    from killmod.announce.handouts import inbox_notes
     from killmod.announce.outputs import note
 
-    taken = sum(1 for read in reading.reads if read.verdict == "taken")
-    others = len(reading.reads) - taken
-    note(
-        f"第 {reading.night} 夜：读到 {len(reading.reads)} 条站内短信，"
-        f"采用 {taken} 条，不计 {others} 条。"
-    )
-    minute = sum(1 for read in reading.reads if read.flag == "time_ambiguous")
-    if minute:
-        note(
-            f"请法官留意：{minute} 条站内短信与截止同一分钟（论坛只显示到分钟，可能在截止之后），"
-            "已照计，见私密文件。"
-        )
+    for line in inbox_notes(reading):
+        note(line)
 
 
 def _night(

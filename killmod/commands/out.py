@@ -55,21 +55,13 @@ def out(
     """法官判定一个座位出局或投降，并做胜负判定。出局的原因：立判出局、认匪、误睁眼、违反规则。"""
     from zoneinfo import ZoneInfo
 
-    from killmod.announce.render import render_game_over, render_public
-    from killmod.announce.views import decision_view
-    from killmod.game.delivery import Handout
+    from killmod.announce.handouts import out_handout
     from killmod.game.store import Game
     from killmod.usecases.night import announcement_time
-    from killmod.usecases.out import JudgeDecision, record_out
-
-    def hand_out(done: JudgeDecision) -> Handout:
-        roster = game.roster()
-        public = render_public(f"out.{fmt}.j2", templates, decision_view(done, roster))
-        if done.winner:
-            public += "\n" + render_game_over(done.winner, roster, templates)
-        return Handout(public=speaker.capture(public))
+    from killmod.usecases.out import record_out
 
     with Game.open(db_path) as game:
+        hand_out = out_handout(game, fmt, templates, capture=speaker.capture)
         at = announcement_time(at_text, ZoneInfo(game.roster().timezone))
         record_out(game, seat, reason, round_no=round_no, at=at, note=note, deliver=hand_out)
         post_after(game, speaker, post_url, templates)

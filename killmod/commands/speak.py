@@ -94,8 +94,9 @@ class Speaker:
 
         if self.cookies is None:
             raise BadInput(
-                f"{what}要以法官的身份登录论坛：请用 --cookies 给出浏览器导出的 cookies.txt"
-                "（killmod 不要、也不保存密码）。"
+                f"{what}要以法官的身份登录论坛：请用 --cookies 给出浏览器导出的 cookies.txt，"
+                "或在 killmod serve 的“登录论坛”页登录后给出私密文件夹里的 board-cookies.txt"
+                "（命令不要、也不保存密码）。"
             )
         load_cookies(self.cookies)  # a file that is no cookies.txt: refused now
         return BoardOptions(self.cookies, timeout=self.timeout, interval=self.interval)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from killmod.announce.outputs import Outputs, private_options, step_file
+from killmod.announce.outputs import Outputs, private_options
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.options import db_option, post_format_option, templates_option
@@ -57,31 +57,12 @@ def sub(
 ) -> None:
     """替补接替一个座位（身份不变）：输出换替补的公告，替补的站内短信（这个座位的身份）写进
     私密文件夹；--send 把它发给替补的 uid；--post 把公告回复到游戏帖。"""
+    from killmod.announce.handouts import sub_handout
     from killmod.announce.notices import notice_renderer
-    from killmod.announce.render import render_public
-    from killmod.announce.views import substitution_view
     from killmod.core.errors import BadInput
-    from killmod.core.model import Player
-    from killmod.game.delivery import Handout
     from killmod.game.store import Game
-    from killmod.usecases.deal import current_notices, notice_stem, notices
-    from killmod.usecases.sub import Substitution, substitute, substitute_uid
-
-    def hand_out(done: Substitution) -> Handout:
-        public = render_public(f"sub.{fmt}.j2", templates, substitution_view(done))
-        player = done.roster.seat(seat)
-        texts = (
-            {file_name: notices(done.roster, notice_renderer(templates))[seat]}
-            if player.role
-            else {}
-        )
-        handout = outputs.handout(
-            speaker.capture(public), texts, f"替补 {name} 的站内短信（{seat}号的身份）"
-        )
-        handout.notes.append(f"{seat}号：{name} 接替 {done.old}，身份不变。")
-        if not player.role:
-            handout.notes.append("还没有发身份：发身份（killmod deal）时替补会收到这个座位的短信。")
-        return handout
+    from killmod.usecases.deal import current_notices
+    from killmod.usecases.sub import substitute, substitute_uid
 
     with Game.open(db_path) as game:
         if send and substitute_uid(game.roster(), name, uid) is None:
@@ -90,13 +71,7 @@ def sub(
                 "站内短信只按 uid 发。什么也没有记录。"
             )
         board = board_of(game, board_url) if send else None
-        file_name = step_file(
-            game,
-            notice_stem(Player(seat, name)),
-            "substitution",
-            lambda event: event.seat == seat and event.data.get("new") == name,
-        )
-        outputs.refuse_taken([file_name])
+        hand_out = sub_handout(game, seat, name, fmt, outputs, templates, capture=speaker.capture)
         substitute(game, seat, name, uid=uid, at_text=at_text, deliver=hand_out)
         post_after(game, speaker, post_url, templates)
         if board:

@@ -53,7 +53,18 @@ class Page:
     """One fetched page of a thread, parsed: its posts and what it says about itself —
     its page number, how many pages its page bar shows, the thread's title and the
     thread's id on the board (None where the page does not show them), and whether the
-    view shows only the first part of a longer thread (the printable view's 100 posts)."""
+    view shows only the first part of a longer thread (the printable view's 100 posts).
+
+    What it declares of the whole, where it does (None where it does not), for the check
+    that no post is missing (``killmod.fetch.whole``): ``counted``, its floors are counted
+    (1, 2, 3… with no gap: a deleted post's floor goes to the next post, or shows as an
+    empty place, listed in ``vacant``), so floors run on from page to page; ``replies``, the
+    thread's replies (its posts but the first); ``per_page``, its page size; ``hidden``, how
+    many posts the board gave a place but does not show (deleted, awaiting moderation) —
+    when it changes between two pages, the floors were renumbered between them.
+    ``edits_shown``: the view shows the board's edit notices (the mobile API's version 4
+    does not).
+    """
 
     posts: tuple[Post, ...]
     page_no: int
@@ -61,6 +72,12 @@ class Page:
     title: str | None = None
     thread_id: str | None = None
     partial: bool = False  # the view stops at its limit: the thread may go on past it
+    counted: bool = False
+    replies: int | None = None
+    per_page: int | None = None
+    hidden: int | None = None
+    vacant: tuple[int, ...] = ()
+    edits_shown: bool = True
 
 
 @dataclass(frozen=True)

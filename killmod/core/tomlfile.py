@@ -81,7 +81,7 @@ class TomlText:
     def error(self, line: int | None, message: str) -> BadInput:
         """A ``BadInput`` that names the file and, when known, the line."""
         where = f"{self.source} 第 {line} 行" if line else self.source
-        return BadInput(f"{where}：{message}")
+        return BadInput(f"{where}：{message}", line=line)
 
     def key_line(self, key: str, header: int) -> int | None:
         """The line of ``key = …`` in the table whose header is on line ``header``.

@@ -179,6 +179,8 @@ def _page_json(page: Page) -> dict:
         "title": page.title,
         "thread_id": page.thread_id,
         "partial": page.partial,
+        "declared": [page.counted, page.replies, page.per_page, page.hidden, list(page.vacant)],
+        "edits_shown": page.edits_shown,
     }
 
 
@@ -192,6 +194,7 @@ def _page_from_json(kept: dict) -> Page:
         for index in _TUPLES:
             row[index] = tuple(row[index])
         posts.append(Post(*row))
+    counted, replies, per_page, hidden, vacant = kept["declared"]  # an older killmod's: KeyError
     return Page(
         tuple(posts),
         kept["page_no"],
@@ -199,4 +202,10 @@ def _page_from_json(kept: dict) -> Page:
         kept["title"],
         kept["thread_id"],
         kept.get("partial") is True,
+        counted is True,
+        replies,
+        per_page,
+        hidden,
+        tuple(vacant),
+        kept["edits_shown"] is True,
     )

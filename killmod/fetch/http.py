@@ -17,12 +17,10 @@ cookie values never appear in any message.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import sys
 import threading
 import time
-import warnings
 import zlib
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -166,6 +164,7 @@ def load_cookies(path: Path) -> MozillaCookieJar:
     A bad file is bad input naming the file, never quoting it: its lines hold the
     cookie values.
     """
+    import warnings
     from http.cookiejar import LoadError, MozillaCookieJar
 
     jar = MozillaCookieJar(str(path))
@@ -594,6 +593,8 @@ def _port(parts) -> int:
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
+    import ipaddress
+
     try:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:

@@ -20,12 +20,12 @@ import scrapers
 from killmod.core.errors import BadInput, KillmodError, TallyFailed
 from killmod.core.model import Page
 from killmod.fetch.cache import Fetched, ParsedPage
-from killmod.fetch.http import Fetcher
 from killmod.fetch.identity import Expected, mismatch
 from scrapers.base import Scraper, has_html_end
 from scrapers.charset import decode_html
 
 if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
+    from killmod.fetch.http import Fetcher
     from scrapers.profile import Profile
 
 
@@ -51,15 +51,19 @@ def read_at(
     tz: ZoneInfo,
     forum: str | None,
     profile: Profile | None,
+    keep_posts: bool = True,
 ) -> tuple[Scraper, Page, bool, str]:
     """The page at ``url`` (the page it names), whether it came from the cache (which
     ``cached`` allows): as parsed before, else its bytes parsed; and the URL it came from
-    (where the board's redirects led: a post's link leads to its thread's page)."""
+    (where the board's redirects led: a post's link leads to its thread's page).
+    ``keep_posts`` as for ``parse_fetched``."""
     kept = parsed_before(url, fetcher, cached=cached, tz=tz, forum=forum, profile=profile)
     if kept is not None:
         return *kept, True, url
     fetched = fetcher.fetch(url, cached=cached, again_on_redirect=again_on_redirect(forum))
-    scraper, page = parse_fetched(fetched, fetcher, tz=tz, forum=forum, profile=profile)
+    scraper, page = parse_fetched(
+        fetched, fetcher, tz=tz, forum=forum, profile=profile, keep_posts=keep_posts
+    )
     landed = urldefrag(fetched.final_url)[0] if fetched.final_url else url
     return scraper, page, fetched.cached, landed
 
@@ -100,6 +104,7 @@ def parse_fetched(
     forum: str | None,
     profile: Profile | None,
     expected: Expected | None = None,
+    keep_posts: bool = True,
 ) -> tuple[Scraper, Page]:
     """Parse a fetched page, check it is the page ``expected`` (default: the page its URL
     names) and keep it in the cache with its posts.
@@ -107,9 +112,13 @@ def parse_fetched(
     A cached page that no longer reads is fetched again; so is, once, a page that is not
     the page asked for, which then fails naming it.  A page fetched again that holds what
     the cache's copy held (its ``fingerprint``) is not parsed again: its posts are the
-    cached copy's.
+    cached copy's.  Without ``keep_posts`` only the bytes are kept (the mobile API's
+    answers: their posts parse about as fast as they would load, and writing them out
+    costs as much again).
     """
-    unchanged = _unchanged(fetched, fetcher, tz=tz, forum=forum, profile=profile)
+    unchanged = (
+        _unchanged(fetched, fetcher, tz=tz, forum=forum, profile=profile) if keep_posts else None
+    )
     if (
         unchanged is not None
         and mismatch(unchanged[1], expected or _named_by(unchanged[0], fetched.url)) is None
@@ -131,9 +140,10 @@ def parse_fetched(
             raise TallyFailed(
                 f"论坛给的不是要读的那一页：{fetched.url}（{problem}；重新读取一次后仍是如此）"
             )
-    if fetcher.cache is not None and (profile is None or not fetched.cached):
-        kept = scraper.fingerprint(fetched.body)
-        parsed = ParsedPage(scraper.NAME, tz.key, page, kept) if profile is None else None
+    posts_kept = keep_posts and profile is None
+    if fetcher.cache is not None and (posts_kept or not fetched.cached):
+        kept = scraper.fingerprint(fetched.body) if posts_kept else None
+        parsed = ParsedPage(scraper.NAME, tz.key, page, kept) if posts_kept else None
         fetcher.cache.put(fetched, parsed)
     return scraper, page
 
@@ -223,7 +233,7 @@ def parse_page(
         )
     except (TallyFailed, BadInput) as error:
         _fail_with_board_message(fetched.url, html, scraper)
-        # A TallyFailed keeps its kind (the API reader's ApiClosed tells the plan to fall back).
+        # A TallyFailed keeps its kind (the API's VersionRefused tells the plan to ask another).
         failure = type(error) if isinstance(error, TallyFailed) else TallyFailed
         raise failure(f"{fetched.url}：{error.message}") from None
     except KillmodError:

@@ -22,17 +22,18 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-import scrapers
 from killmod.core.errors import KillmodError
 from killmod.core.model import PRECISION_SPAN, Page, Post, ViewRead
 from killmod.core.names import fold
-from killmod.fetch.http import Fetcher
 from killmod.fetch.identity import Expected, expected_after
-from killmod.fetch.pages import read_page
-from killmod.fetch.thread import Thread
-from scrapers.base import SecondsView
+from killmod.fetch.whole import Thread
+
+if TYPE_CHECKING:  # what a view with seconds needs loads only when a post needs one
+    from killmod.fetch.http import Fetcher
+    from scrapers.base import SecondsView
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +59,13 @@ def confirm_seconds(
     """``thread`` with the ``wanted`` posts in the deadline's minute confirmed to the second
     from the view with seconds its format names, when it names one."""
     pending = [p for p in thread.posts if in_deadline_minute(p, deadline) and wanted(p)]
+    if not pending:
+        return thread
+    import scrapers  # loaded by then: the thread was read
+
     scraper = scrapers.find(thread.scraper)
     view = scraper.seconds_view(thread.source) if scraper is not None else None
-    if not pending or view is None:
+    if view is None:
         return thread
     since = min(post.posted_at for post in pending)
     reader = _SecondsPages(view, fetcher, tz)
@@ -114,6 +119,8 @@ class _SecondsPages:
     def page(self, n: int, *, past_end: bool = False) -> Page:
         """Page ``n`` (``past_end``: or the last page, when ``n`` is past it)."""
         if n not in self.read:
+            from killmod.fetch.pages import read_page
+
             expected = replace(self.same, page=n, past_end=past_end)
             page_url = self.view.scraper.page_url(self.view.url, n)
             name = self.view.scraper.NAME

@@ -1,63 +1,30 @@
 """Reading a whole thread from where the judge points: a URL, a saved page or a folder.
 
-Every page is fetched and parsed; posts are deduplicated by pid (Discuz serves
-the last page for page numbers past the end, and floors shift when a post is
-deleted between fetches), and the thread fails whole if any page fails.  Every page
-must be the page asked for: its number, and the thread id and title the first page
-showed (``killmod.fetch.identity``).  The first page tells how many pages there are; that
-count is believed only up to ``FetchOptions.max_pages``, and only once the last page
-itself has been read and shows it is that page.  Then the other pages are fetched from
-the last to the first, the first again too: a post deleted meanwhile moves posts onto
-pages not read yet, never off them, so no post is lost.  Saved pages must make one
-whole thread.  Long threads are read in worker processes (``killmod.fetch.workers``); one page
-is read by ``killmod.fetch.pages``.
+A URL is read by the board's read plan (``killmod.fetch.plan``: which views of the thread
+to ask, in the fewest requests that give every fact the rules need).  Saved pages are read
+as they are, without the network: the first one tells the format, and together they must
+be one whole thread (``killmod.fetch.identity.check_saved``, ``killmod.fetch.whole``); a
+folder's pages are parsed in worker processes (``killmod.fetch.workers``).  Every reader
+returns a ``Thread`` (``killmod.fetch.whole``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from killmod.core.errors import BadInput, TallyFailed
-from killmod.core.model import Page, Post, ViewRead
-from killmod.fetch.http import Fetched, Fetcher, FetchOptions
-from killmod.fetch.identity import Expected, check_saved, expected_after
-from killmod.fetch.pages import (
-    again_on_redirect,
-    parse_fetched,
-    parse_page,
-    parsed_before,
-    read_at,
-    saved_page,
-)
-from killmod.fetch.workers import Assignment, page_workers
-from scrapers.base import Scraper
+from killmod.core.errors import BadInput
+from killmod.core.model import Post, ViewRead
+from killmod.fetch.whole import EditsNeeded, Thread, assemble
 
-if TYPE_CHECKING:  # a profile's module loads only for a board a profile describes
+if TYPE_CHECKING:  # what a URL or a profile needs loads only when one is given
+    from killmod.fetch.http import Fetcher, FetchOptions
     from scrapers.profile import Profile
 
-
-@dataclass(frozen=True)
-class Thread:
-    """All posts of a thread, in posting order, where they came from and which views of
-    the thread were read for them (``views``, for the audit)."""
-
-    source: str
-    title: str | None
-    pages: int
-    posts: tuple[Post, ...]
-    scraper: str
-    confirmed: tuple[int, ...] = ()  # pids whose seconds a view with seconds confirmed
-    views: tuple[ViewRead, ...] = ()
-
-
-# Which posts' edits a reader needs to know (their pids), from the posts as read: the board's
-# edit notice is shown by some views only (``killmod.fetch.plan``).  None: every post's.
-EditsNeeded = Callable[[tuple[Post, ...]], Collection[int]]
+__all__ = ["EditsNeeded", "Thread", "read_game_thread", "read_thread"]
 
 
 def read_thread(
@@ -84,6 +51,7 @@ def read_thread(
     if forum and profile:
         raise BadInput("--forum 与 --profile 只能选一个")
     if re.match(r"https?://", source):
+        from killmod.fetch.http import Fetcher, FetchOptions
         from killmod.fetch.plan import read_url
 
         if fetcher is None:
@@ -119,6 +87,8 @@ def read_game_thread(
     """Read the game thread (for the lurkers count and the audit), the pages the cache
     already holds from the cache; ``profile`` is a profile file.  Who posted when is all a
     game thread is read for: no post's edits are looked at."""
+    from killmod.fetch.http import Fetcher, FetchOptions
+
     loaded = None
     if profile is not None:
         from scrapers.profile import load_profile
@@ -135,98 +105,6 @@ def _no_edits(posts: tuple[Post, ...]) -> tuple[int, ...]:
     return ()
 
 
-def read_pages(
-    url: str,
-    fetcher: Fetcher,
-    *,
-    tz: ZoneInfo,
-    forum: str | None,
-    profile: Profile | None,
-    tail: bool,
-) -> Thread:
-    """Every page of the thread at ``url``, in the view the URL (or ``forum``) names, each
-    the page asked for; ``tail``: the pages before the last one known come from the cache."""
-    scraper, page, cached, landed = read_at(
-        url, fetcher, cached=tail, tz=tz, forum=forum, profile=profile
-    )
-    # Pages before the last one known (from the cache) may come from the cache.
-    known = page.page_count if cached else 0
-    pages = [page]
-    # The first page is read again with the others, last to first, unless it is all there is.
-    requested = set() if cached or page.page_count > 1 else {page.page_no}
-    same_thread = expected_after(page, scraper.address(landed).thread)
-    # Worker processes, when the board is not paced (a profile's pages are read here).
-    unpaced = profile is None and not fetcher.pacer.waits_for(url)
-    assignment = Assignment(fetcher.options, tz, scraper.NAME)
-    workers_for = page.page_count - known if unpaced else 0
-
-    def expected(n: int) -> Expected:
-        return replace(same_thread, page=n)
-
-    def parse(fetched: Fetched, n: int) -> Page:
-        return parse_fetched(
-            fetched, fetcher, tz=tz, forum=scraper.NAME, profile=profile, expected=expected(n)
-        )[1]
-
-    def kept(page_url: str, n: int) -> Page | None:
-        found = parsed_before(
-            page_url,
-            fetcher,
-            cached=True,
-            tz=tz,
-            forum=scraper.NAME,
-            profile=profile,
-            expected=expected(n),
-        )
-        return found[1] if found else None
-
-    def read(numbers: list[int]) -> list[Page]:
-        urls = {n: scraper.page_url(landed, n) for n in numbers}
-        numbered = {page_url: n for n, page_url in urls.items()}
-        cached_urls = {u for n, u in urls.items() if n < known}
-        done = {u: found for u in cached_urls if (found := kept(u, numbered[u]))}
-        rest = [u for u in urls.values() if u not in done]
-        if workers is None:
-
-            def then(fetched: Fetched) -> Page:
-                return parse(fetched, numbered[fetched.url])
-
-            again = again_on_redirect(scraper.NAME) if profile is None else False
-            fresh = fetcher.fetch_all(rest, cached=cached_urls, then=then, again_on_redirect=again)
-        else:
-            wanted = [expected(numbered[u]) for u in rest]
-            fresh = workers.fetch(rest, cached_urls, wanted, progress=fetcher.options.progress)
-        done.update(zip(rest, fresh, strict=True))
-        return [done[urls[n]] for n in numbers]
-
-    with page_workers(workers_for, fetcher.options.jobs, assignment) as workers:
-        # A page fetched later may show more pages than the first one did (new posts).
-        while missing := sorted(
-            set(range(1, _page_count(pages, fetcher, url) + 1)) - requested, reverse=True
-        ):
-            # The last page first, alone: a page bar's count is believed once that page
-            # has been read and shows it is that page.
-            last, *others = missing
-            requested.add(last)
-            pages += read([last])
-            if _page_count(pages, fetcher, url) > last:
-                continue
-            requested.update(others)
-            pages += read(others)
-    return _assemble(landed, pages, scraper)
-
-
-def _page_count(pages: list[Page], fetcher: Fetcher, url: str) -> int:
-    """The most pages any page read shows, within the fetcher's ``max_pages``."""
-    count = max(page.page_count for page in pages)
-    cap = fetcher.options.max_pages
-    if count > cap:
-        raise TallyFailed(
-            f"帖子的页码栏显示有 {count} 页，超过上限 {cap} 页（可用 --max-pages 调整）：{url}"
-        )
-    return count
-
-
 def _read_files(
     source: str,
     files: list[Path],
@@ -238,39 +116,28 @@ def _read_files(
 ) -> Thread:
     """The saved pages ``files``: the first one tells the format, unless ``forum`` does.
     Together they must be one whole thread (``killmod.fetch.identity.check_saved``)."""
+    from killmod.fetch.identity import check_saved
+    from killmod.fetch.pages import parse_page, saved_page
+
     scraper, first = parse_page(saved_page(files[0]), tz=tz, forum=forum, profile=profile)
     rest = files[1:]
-    workers_for = len(rest) if profile is None else 0
-    with page_workers(workers_for, jobs, Assignment(None, tz, scraper.NAME)) as workers:
-        if workers is not None:
-            pages = workers.parse_files(rest)
-        else:
-            pages = [
-                parse_page(saved_page(file), tz=tz, forum=scraper.NAME, profile=profile)[1]
-                for file in rest
-            ]
-    check_saved(files, [first, *pages])
-    thread = _assemble(source, [first, *pages], scraper)
+    pages = [first]
+    if rest:  # worker processes parse a long thread's folder
+        from killmod.fetch.workers import Assignment, page_workers
+
+        workers_for = len(rest) if profile is None else 0
+        with page_workers(workers_for, jobs, Assignment(None, tz, scraper.NAME)) as workers:
+            if workers is not None:
+                pages += workers.parse_files(rest)
+            else:
+                pages += [
+                    parse_page(saved_page(file), tz=tz, forum=scraper.NAME, profile=profile)[1]
+                    for file in rest
+                ]
+    check_saved(files, pages)
+    by_number = {page.page_no: file for file, page in zip(files, pages, strict=True)}
+    thread = assemble(source, pages, scraper.NAME, lambda n: str(by_number.get(n, source)))
     return replace(thread, views=(ViewRead("saved", len(files), "按保存的页面本身读取，不联网"),))
-
-
-def _assemble(source: str, pages: list[Page], scraper: Scraper) -> Thread:
-    """One post per pid; a post read twice is taken from the page read last.  A view that
-    shows only the first part of a longer thread (the printable view's 100 posts) is no
-    whole thread."""
-    partial = next((page for page in pages if page.partial), None)
-    if partial is not None:
-        raise TallyFailed(
-            f"这一页只显示帖子的前 {len(partial.posts)} 帖（打印版只显示前 100 帖），"
-            f"这个帖子可能更长：请改用普通帖子页的网址：{source}"
-        )
-    by_pid: dict[int, Post] = {}
-    for page in pages:
-        for post in page.posts:
-            by_pid[post.pid] = post
-    title = next((page.title for page in pages if page.title), None)
-    posts = tuple(sorted(by_pid.values(), key=lambda post: post.pid))
-    return Thread(source, title, max(page.page_count for page in pages), posts, scraper.NAME)
 
 
 def _is_saved_page(path: Path) -> bool:

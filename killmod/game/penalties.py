@@ -3,8 +3,9 @@
 补充说明 二.3–二.5: “玩家游戏犯规，取消该玩家所在阵营所有特殊权利一轮，或为对立阵营增加特殊
 权力一轮。具体方案由犯规方对立阵营作出选择。” ``killmod penalty`` records the violation, the
 kind the opposing camp chose (``cancel`` or ``extra``) and its choice in its own words, as a
-``violation`` event; the night the penalty falls on is fixed when it is recorded (the first
-night not recorded yet), and ``killmod night`` of that night reads it (``night_powers``):
+``violation`` event (``killmod.usecases.penalty``); the night the penalty falls on is fixed
+when it is recorded (the first night not recorded yet), and ``killmod night`` of that night
+reads it (``night_powers``):
 a cancelled camp's powers are refused, an extra power is allowed.
 
 The special powers of 1.2 are the killers' kill (“每轮可杀一人”) and the 检查官's veto
@@ -18,10 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from killmod.core.errors import BadInput
-from killmod.game.guards import refuse_if_over
 from killmod.game.store import Game
-from killmod.rules import r12, rule_set_of
+from killmod.rules import r12
 
 Kind = Literal["cancel", "extra"]
 
@@ -86,55 +85,6 @@ def penalties(game: Game, round_no: int | None = None) -> tuple[Penalty, ...]:
         for event in game.events("violation")
         if round_no is None or event.round == round_no
     )
-
-
-def record_penalty(
-    game: Game,
-    seat: int,
-    *,
-    round_no: int,
-    kind: str,
-    choice: str,
-    reason: str | None = None,
-) -> Penalty:
-    """Record a player's violation and the penalty the opposing camp chose (1.2 only).
-
-    ``kind`` is ``cancel`` (取消犯规方阵营所有特殊权利一轮) or ``extra`` (为对立阵营
-    增加特殊权力一轮); ``choice`` is the camp's choice in its own words. The penalty
-    falls on the first night after both the violation's round and every night
-    recorded so far.
-    """
-    if kind not in r12.PENALTIES:
-        raise BadInput(f"处罚方式应为 {'、'.join(r12.PENALTIES)}，收到 {kind}")
-    if not choice.strip():
-        raise BadInput("请用 --choice 写明对立阵营选择的处罚")
-    with game.transaction(kind="penalty", round_no=round_no) as step:
-        refuse_if_over(game)
-        roster = game.roster()
-        if not rule_set_of(roster).PENALTIES:
-            raise BadInput(
-                f"killmod penalty 是 1.2 规则的处罚（取消特殊权利、增加特殊权力），"
-                f"本局是 {roster.rules} 规则"
-            )
-        player = roster.seat(seat)
-        if player is None:
-            raise BadInput(f"没有 {seat} 号座位")
-        step.describe(f"第 {round_no} 轮 {seat}号 {player.name} 的犯规处罚")
-        camp = r12.camp(player.role)
-        if camp is None:
-            raise BadInput(f"{seat}号 {player.name} 还没有身份：先发身份，才知道处罚哪个阵营")
-        nights = [event.round for event in game.events("night")]
-        night = max([round_no, *nights]) + 1
-        data = {
-            "name": player.name,
-            "penalty": kind,
-            "choice": choice.strip(),
-            "reason": reason,
-            "camp": camp,
-            "night": night,
-        }
-        game.record(round_no, "violation", seat, data)
-    return penalties(game, round_no)[-1]
 
 
 def night_powers(game: Game, round_no: int) -> NightPowers:

@@ -23,10 +23,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from killmod.ballots.deadline import parse_deadline
 from killmod.ballots.votes import _NIGHT_VERBS, BallotReader, night_grammar
-from killmod.core.errors import BadInput
+from killmod.core.errors import BadInput, about
 from killmod.core.model import Roster
+from killmod.core.times import format_local
 from killmod.game.state import rule_set_of
 from killmod.game.store import Game
 from killmod.rules.base import NightSkill
@@ -135,6 +138,35 @@ def night_start(game: Game, night_no: int) -> datetime:
     if not deals:
         raise BadInput("还没有发身份（killmod deal），没有夜晚的行动可读。")
     return datetime.fromisoformat(deals[-1].recorded_at).replace(microsecond=0)
+
+
+def inbox_window(
+    game: Game, night_no: int, since_text: str | None, until_text: str | None
+) -> tuple[datetime, datetime]:
+    """The night's letters' window: from ``since_text`` (else the night's start) to
+    ``until_text`` (the judge gives it: the players' deadline for their actions)."""
+    if not until_text:
+        raise BadInput(
+            '--from-pm 要给出本夜行动的截止时间：--until，如 --until "2019-05-13 08:00"。',
+            option="--until",
+        )
+    tz = ZoneInfo(game.roster().timezone)
+    with about("--since"):
+        since = parse_deadline(since_text, tz, None) if since_text else night_start(game, night_no)
+    with about("--until"):
+        until = parse_deadline(until_text, tz, since)
+    return since, until
+
+
+def refuse_early(until: datetime, now: datetime, early: bool) -> None:
+    """Before the players' deadline more actions may come: recorded then only when the
+    judge says so (``early``); ``now`` in the game's time zone."""
+    if until > now and not early:
+        raise BadInput(
+            f"截止时间 {format_local(until, now.tzinfo)} 还没到：之后还可能有玩家发来行动，"
+            "截止后再记录（确实要提前记录加 --early）。什么也没有记录。",
+            option="--early",
+        )
 
 
 def settle_letters(

@@ -178,11 +178,11 @@ def reveal_lottery(
         if any(e.round == round_no for e in game.events("lottery_reveal")):
             raise BadInput(f"第 {round_no} 轮的抽签结果已经公布过了")
         if lot not in lottery.mapping:
-            raise BadInput(f"签号应为 1–{len(lottery.mapping)}，收到 {lot}")
+            raise BadInput(f"签号应为 1–{len(lottery.mapping)}，收到 {lot}", option="--lot")
         roster = game.roster()
         player = roster.seat(lottery.mapping[lot])
         if not player.alive:
-            raise BadInput(f"{lot} 号签代表的 {player.seat}号 {player.name} 已出局")
+            raise BadInput(f"{lot} 号签代表的 {player.seat}号 {player.name} 已出局", option="--lot")
         cause = {"tally_id": lottery.tally_id, "lottery_id": lottery.event_id}
         game.record(round_no, "death", player.seat, {"how": "lottery", "lot": lot, **cause})
         game.record(

@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 
 from killmod.ballots.count import AuthorIndex, next_warnings
 from killmod.ballots.deadline import parse_deadline
-from killmod.core.errors import BadInput
+from killmod.core.errors import SEAT, BadInput, about
 from killmod.core.model import GameOver, GameWarning, Player, Post, Roster
 from killmod.core.names import fold
 from killmod.core.redact import redact_url
@@ -207,12 +207,14 @@ def round_window(
     time after the thread's opening post.
     """
     known = recorded_window(game, round_no) if round_no is not None else Window(None, None)
-    start = parse_deadline(from_text, tz, opening) if from_text else known.start
-    end = parse_deadline(to_text, tz, opening) if to_text else known.end
+    with about("--from"):
+        start = parse_deadline(from_text, tz, opening) if from_text else known.start
+    with about("--to"):
+        end = parse_deadline(to_text, tz, opening) if to_text else known.end
     if end is None:
-        raise BadInput(_missing_end(round_no))
+        raise BadInput(_missing_end(round_no), option="--to")
     if start is None and (round_no is None or round_no > 1):
-        raise BadInput(_missing_start(round_no))
+        raise BadInput(_missing_start(round_no), option="--from")
     if start is not None and start >= end:
         raise BadInput("统计时间段的开始（--from）必须早于结束（--to）")
     return Window(start, end)
@@ -430,18 +432,21 @@ def record_leave(game: Game, seat: int, day_text: str, *, note: str | None = Non
         roster = game.roster()
         player = roster.seat(seat)
         if player is None:
-            raise BadInput(f"没有 {seat} 号座位")
+            raise BadInput(f"没有 {seat} 号座位", option=SEAT)
         if not player.alive:
-            raise BadInput(f"{seat}号 {player.name} 已出局，不能请假")
+            raise BadInput(f"{seat}号 {player.name} 已出局，不能请假", option=SEAT)
         tz = ZoneInfo(roster.timezone)
-        day = parse_day(day_text, datetime.now(tz).date())
+        with about("--day"):
+            day = parse_day(day_text, datetime.now(tz).date())
         rules = rule_set(roster.rules)
         limit = rules.MAX_LEAVE_DAYS
         taken = [leave for leave in leaves(game) if (leave.seat, leave.name) == (seat, player.name)]
         if limit is not None and len(taken) >= limit:
             days = "、".join(leave.day.isoformat() for leave in taken)
             raise BadInput(
-                f"{seat}号 {player.name} 已经请过假（{days}）：{rules.NAME} 规则最多请假 {limit} 天"
+                f"{seat}号 {player.name} 已经请过假（{days}）："
+                f"{rules.NAME} 规则最多请假 {limit} 天",
+                option=SEAT,
             )
         leave = Leave(seat, player.name, day, note)
         step.describe(f"{seat}号 {player.name} 请假（{day.isoformat()}）")

@@ -20,7 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from killmod.ballots.deadline import parse_deadline
-from killmod.core.errors import BadInput
+from killmod.core.errors import BadInput, about
 from killmod.core.model import GameOver
 from killmod.core.times import format_iso
 from killmod.game.effects import record_if_over
@@ -226,7 +226,8 @@ def announcement_time(at_text: str | None, tz: ZoneInfo, now: datetime | None = 
     now = (now or datetime.now(tz)).astimezone(tz).replace(microsecond=0)
     if at_text is None:
         return now
-    return parse_deadline(at_text, tz, now - NEAREST)
+    with about("--at"):
+        return parse_deadline(at_text, tz, now - NEAREST)
 
 
 def standing_night(game: Game, round_no: int) -> Event | None:

@@ -16,7 +16,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from killmod.ballots.deadline import parse_deadline
-from killmod.core.errors import BadInput
+from killmod.core.errors import BadInput, about
 from killmod.core.model import Roster, Stage
 from killmod.core.times import format_iso, format_local
 from killmod.game.guards import next_day, refuse_if_over, started_in_progress
@@ -58,11 +58,13 @@ def open_vote(
     roster = game.roster()
     tz = ZoneInfo(roster.timezone)
     now = (now or datetime.now(tz)).astimezone(tz)
-    deadline = parse_deadline(deadline_text, tz, now)
+    with about("--deadline"):
+        deadline = parse_deadline(deadline_text, tz, now)
     if deadline <= now:
         raise BadInput(
             f"截止时间 {format_local(deadline, tz)} 已经过去（现在 {format_local(now, tz)}）："
-            "开投票帖要给以后的截止时间。"
+            "开投票帖要给以后的截止时间。",
+            option="--deadline",
         )
     with game.transaction(kind="open") as step:
         refuse_if_over(game)

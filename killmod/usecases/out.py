@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from killmod.core.errors import BadInput
+from killmod.core.errors import SEAT, BadInput
 from killmod.core.model import GameOver, Stage
 from killmod.core.times import format_iso
 from killmod.game.effects import record_if_over
@@ -71,13 +71,15 @@ def record_out(
         rule = outs.get(reason)
         if rule is None:
             known = "、".join(f"{code}（{r.words}）" for code, r in outs.items())
-            raise BadInput(f"{rules.NAME} 规则没有「{reason}」这种判定。可用：{known}")
+            raise BadInput(
+                f"{rules.NAME} 规则没有「{reason}」这种判定。可用：{known}", option="--reason"
+            )
         current = state_for(game)
         player = current.roster.seat(seat)
         if player is None:
-            raise BadInput(f"没有 {seat} 号座位。")
+            raise BadInput(f"没有 {seat} 号座位。", option=SEAT)
         if not player.alive:
-            raise BadInput(f"{seat}号 {player.name} 已出局。")
+            raise BadInput(f"{seat}号 {player.name} 已出局。", option=SEAT)
         pending = next_stage(rules, game, round_no)
         if rule.ends_day and pending is None:
             raise BadInput(
@@ -122,3 +124,8 @@ def record_out(
 def _named_by(stage: Stage | None, seat: int) -> bool:
     """Whether the round's pending vote is on ``seat``: his 动刀, or a re-vote among the tied."""
     return stage is not None and (stage.defender == seat or seat in stage.candidates)
+
+
+def judge_outs(game: Game) -> tuple[tuple[str, str], ...]:
+    """The decisions the game's rule set gives the judge: (reason code, the rule's words)."""
+    return tuple((code, rule.words) for code, rule in rule_set_of(game.roster()).JUDGE_OUTS.items())

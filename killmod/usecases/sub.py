@@ -8,7 +8,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from killmod.ballots.deadline import parse_deadline
-from killmod.core.errors import BadInput
+from killmod.core.errors import SEAT, BadInput, about
 from killmod.core.model import Roster
 from killmod.core.names import fold
 from killmod.core.times import format_iso
@@ -84,19 +84,20 @@ def substitute(
         roster = game.roster()
         player = roster.seat(seat)
         if player is None:
-            raise BadInput(f"没有 {seat} 号座位")
+            raise BadInput(f"没有 {seat} 号座位", option=SEAT)
         if not player.alive:
-            raise BadInput(f"{seat}号 {player.name} 已出局，不能替补")
+            raise BadInput(f"{seat}号 {player.name} 已出局，不能替补", option=SEAT)
         # Names compare folded (case, width, traditional and simplified): the tally could
         # not tell the substitute from a player named or nicknamed alike.
         if any(fold(name) in {fold(n) for n in (p.name, *p.aliases)} for p in roster.players):
-            raise BadInput(f"{name} 已经在本局的座位上")
+            raise BadInput(f"{name} 已经在本局的座位上", option="替补")
         if name in roster.judges:
-            raise BadInput(f"{name} 是本局的法官，不能替补")
+            raise BadInput(f"{name} 是本局的法官，不能替补", option="替补")
         uid = substitute_uid(roster, name, uid)
         tz = ZoneInfo(roster.timezone)
         now = (now or datetime.now(tz)).astimezone(tz)
-        at = parse_deadline(at_text, tz, now) if at_text else now.replace(microsecond=0)
+        with about("--at"):
+            at = parse_deadline(at_text, tz, now) if at_text else now.replace(microsecond=0)
         step.describe(f"{seat}号的替补：{name} 接替 {player.name}")
         game.record(
             None,

@@ -19,7 +19,7 @@ from killmod.ballots.count import AuthorIndex, TallyOptions, count_votes
 from killmod.ballots.deadline import parse_deadline
 from killmod.ballots.rulings import Ruling, load_rulings, resolve
 from killmod.ballots.uids import pin_uids
-from killmod.core.errors import BadInput
+from killmod.core.errors import BadInput, about
 from killmod.core.model import Post, Roster, Source, TallyResult
 from killmod.core.redact import redact_url
 from killmod.fetch.http import Fetcher, FetchOptions
@@ -356,7 +356,8 @@ def deadline_or_opened(
         where = f"第 {round_no} 轮的这次投票" if round_no else "这次投票"
         raise BadInput(
             f"请用 --deadline 给出截止时间（游戏文件里没有{where}的截止时间："
-            "killmod open 会记下它）。"
+            "killmod open 会记下它）。",
+            option="--deadline",
         )
     return opened
 
@@ -506,7 +507,8 @@ def edits_needed(
 ) -> Callable[[tuple[Post, ...]], list[int]]:
     """Which posts' edits the tally needs, from the posts as read (their edits not yet
     known): the ballots it would count or supersede — a post it rejects for another reason
-    is rejected, edited or not (``killmod.fetch.plan`` reads the edit notices of these only)."""
+    is rejected, edited or not (where a view shows no edit notices, ``killmod.fetch.editcheck``
+    reads those of these posts only)."""
 
     def needed(posts: tuple[Post, ...]) -> list[int]:
         thread = Thread("", None, 1, posts, "")
@@ -524,7 +526,8 @@ def resolve_deadline(deadline: str | datetime, thread: Thread, tz: ZoneInfo) -> 
     if isinstance(deadline, datetime):
         return deadline
     opening = thread.posts[0].posted_at if thread.posts else None
-    return parse_deadline(deadline, tz, opening)
+    with about("--deadline"):
+        return parse_deadline(deadline, tz, opening)
 
 
 def players_posts(roster: Roster) -> Callable[[Post], bool]:

@@ -1,8 +1,8 @@
 """The watch use case: follow a vote thread until the deadline, then give the final count.
 
-Every ``every`` seconds the thread is read again — from the mobile API, only its last
-page (``killmod.fetch.plan.poll``: the new posts, whose edits are not looked at until the final
-count); else the pages before the last one known from the cache, the rest from the board
+Every ``every`` seconds the thread is read again — from the mobile API, one small page
+(``killmod.fetch.plan.poll``: the one holding the last post known, the new posts with their
+edits); else the pages before the last one known from the cache, the rest from the board
 (``--refresh``: everything on the first read) — and counted as of now: the provisional
 count (``killmod.usecases.provisional``: no self votes, no warnings, no outcome); an update is given
 whenever a new ballot arrived.  At the deadline plus ``grace`` the thread is tallied as

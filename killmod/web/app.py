@@ -14,7 +14,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from killmod.web import board, day, game_setup, guard, night, steps, today
+from killmod.web import board, day, game_setup, guard, lottery, lurkers, night, seats, steps, today
 from killmod.web.guard import CSRF_FIELD, CSRF_HEADER
 from killmod.web.pages import Settings
 
@@ -76,6 +76,6 @@ def create_app(
             "db_name": config.db.name,
         }
 
-    for module in (today, game_setup, day, night, steps, board):
+    for module in (today, game_setup, day, night, lottery, seats, lurkers, steps, board):
         app.register_blueprint(module.pages)
     return app

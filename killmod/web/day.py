@@ -20,9 +20,11 @@ from killmod.usecases.status import game_status
 from killmod.usecases.tally import count_so_far
 from killmod.usecases.tally import tally as run_tally
 from killmod.web.board import remember_post
-from killmod.web.pages import capturing, game, settings, show
+from killmod.web.pages import capturing, game, refusal, settings, show
 
 pages = Blueprint("day", __name__)
+FIELDS = {"--deadline": "deadline"}
+OPEN_FIELDS = {"--deadline": "open_deadline"}
 
 
 def now() -> datetime:
@@ -125,7 +127,9 @@ def count():
     try:
         counted = _count(values)
     except KillmodError as error:
-        return show("web/count.html.j2", error=error.message, refresh=settings().refresh, **values)
+        return show(
+            "web/count.html.j2", refresh=settings().refresh, **values, **refusal(error, FIELDS)
+        )
     return show("web/count.html.j2", refresh=settings().refresh, **values, **counted)
 
 
@@ -144,7 +148,9 @@ def rule():
         )
         counted = _count(values)
     except KillmodError as error:
-        return show("web/count.html.j2", error=error.message, refresh=settings().refresh, **values)
+        return show(
+            "web/count.html.j2", refresh=settings().refresh, **values, **refusal(error, FIELDS)
+        )
     return show("web/count.html.j2", refresh=settings().refresh, **values, **counted)
 
 
@@ -155,7 +161,7 @@ def confirm():
     try:
         counted = _count(values)
     except KillmodError as error:
-        return show("web/vote.html.j2", counting=False, error=error.message, **values), 422
+        return show("web/vote.html.j2", counting=False, **values, **refusal(error, FIELDS)), 422
     early = not counted["final"]
     return show("web/vote_confirm.html.j2", early=early, **values, **counted)
 
@@ -187,7 +193,7 @@ def record():
             )
             step = last_step(opened)
     except KillmodError as error:
-        return show("web/vote.html.j2", counting=False, error=error.message, **values), 422
+        return show("web/vote.html.j2", counting=False, **values, **refusal(error, FIELDS)), 422
     return show(
         "web/step_done.html.j2",
         title=f"第 {values['round_no']} 轮计票已记录",
@@ -215,7 +221,8 @@ def open_thread():
             )
             step = last_step(opened)
     except KillmodError as error:
-        return show("web/vote.html.j2", counting=False, error=error.message, **values), 422
+        refused = refusal(error, OPEN_FIELDS)
+        return show("web/vote.html.j2", counting=False, **values, **refused), 422
     return show(
         "web/step_done.html.j2",
         title=f"第 {opening.round} 轮投票帖",

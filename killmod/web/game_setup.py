@@ -9,6 +9,7 @@ from killmod.announce.outputs import Outputs
 from killmod.announce.roster_template import (
     RosterForm,
     RosterSeat,
+    roster_origin,
     roster_template,
     roster_text,
     rule_set_choices,
@@ -55,12 +56,12 @@ def new_game():
     )
 
 
-def _number(text: str, what: str) -> int | None:
+def _number(text: str, what: str, field: str) -> int | None:
     text = text.strip()
     if not text:
         return None
     if not text.isdigit():
-        raise BadInput(f"{what}要是数字（论坛的用户编号），现在是「{text}」。")
+        raise BadInput(f"{what}要是数字（论坛的用户编号），现在是「{text}」。", option=field)
     return int(text)
 
 
@@ -78,7 +79,7 @@ def form_roster(form) -> RosterForm:
             RosterSeat(
                 seat,
                 form.get(f"name{seat}", "").strip(),
-                _number(form.get(f"uid{seat}", ""), f"{seat}号的 uid "),
+                _number(form.get(f"uid{seat}", ""), f"{seat}号的 uid ", f"uid{seat}"),
                 tuple(a.strip() for a in aliases if a.strip()),
             )
         )
@@ -111,8 +112,10 @@ def _create(text: str, source: str):
 def create():
     """The game file from the form (``killmod init``): refused with the roster's own
     words, the form kept as filled in."""
+    filled = None
     try:
-        return _create(roster_text(form_roster(request.form)), FORM_SOURCE)
+        filled = form_roster(request.form)
+        return _create(roster_text(filled), FORM_SOURCE)
     except KillmodError as error:
         return show(
             "web/new.html.j2",
@@ -125,7 +128,19 @@ def create():
             exists=game_exists(settings().db),
             form=request.form.to_dict(),
             error=error.message,
+            error_field=_field_at_fault(error, filled),
         ), 422
+
+
+def _field_at_fault(error: KillmodError, filled: RosterForm | None) -> str | None:
+    """The form's field a refusal is about: the one that wrote the roster's line it names,
+    or the field the form's own reading named; None for one the form does not show."""
+    origin = roster_origin(filled, error.line) if filled is not None else None
+    field = f"{origin[0]}{origin[1] or ''}" if origin else error.option
+    shown = {"judges", "substitutes", "timezone", "code"}
+    seats = int(request.form.get("players", "0") or 0)
+    shown |= {f"{key}{seat}" for key in ("name", "uid", "aliases") for seat in range(1, seats + 1)}
+    return field if field in shown else None
 
 
 @pages.post("/new/import")

@@ -9,7 +9,7 @@ secrets, marked 仅法官可见, is shown by ``show_private`` from private views
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -113,9 +113,11 @@ def show_private(template: str, **views: Any) -> str:
     return render_template(template, **views)
 
 
-def refusal(error: KillmodError) -> str:
-    """A use case's refusal, in its own words."""
-    return error.message
+def refusal(error: KillmodError, fields: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A use case's refusal in its own words, for the page: beside the form's field it is
+    about (``fields``: the command's option, as the error names it → the form's field),
+    else at the top."""
+    return {"error": error.message, "error_field": (fields or {}).get(error.option or "")}
 
 
 @dataclass

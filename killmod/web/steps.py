@@ -1,5 +1,5 @@
 """The other steps: 撤销 (with its confirmation), 历程 with its picture, and the index of
-the steps a day may need (抽签, 替补, 出局, 请假, 处罚, 潜水)."""
+the steps a day may need (抽签, 替补, 出局, 请假, 处罚, 潜水: their own pages)."""
 
 from __future__ import annotations
 

@@ -16,6 +16,15 @@ a closed thread, not logged in, no permission.  Two page bars the recordings do 
 (the inbox and a conversation over ten items) follow Discuz's ``multi()``; a conversation
 without ``page`` shows its last page.
 
+The login form is X3.4's (``template/default/member/login.htm``), with its captcha (验证码)
+as ``login_seccode`` says the board's admin set it: ``never``, ``always`` (the form asks
+for it; a wrong code is refused before the password is tried) or ``after_failures`` (the
+password first; after two failed tries a right password is answered “请输入验证码后继续
+登录”, sending the browser to the form with the name and password sealed in ``auth``, which
+asks for the captcha alone).  The captcha image (``misc.php?mod=seccode&update=…&idhash=…``)
+is refused unless the ``Referer`` is the board, and keeps its code in the session's
+``seccode…`` cookie; ``captchas`` lists the codes drawn, as the judge reads them.
+
 ``stall`` holds the answer to the next form the board accepted for that many seconds (the
 post is made, the answer comes too late); ``lose_next`` loses that many forms on the way
 (no answer, nothing made); ``refuse_next`` refuses the next form with these words (as
@@ -54,6 +63,7 @@ under the new post (``attached``).
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import threading
 import time
@@ -82,6 +92,7 @@ from tests.support.pagebuilder import (
     render_discuz_x_page,
     system_error_page,
 )
+from tests.support.seccode import new_code, seccode_png
 
 PREFIX = "Kq7m_2132_"
 GUEST_FORMHASH = "d2f00869"
@@ -158,6 +169,11 @@ class FakeBoard:
     attached: dict[int, list[int]] = field(default_factory=dict)  # pid: aids
     held: list[tuple[int, FakePost]] = field(default_factory=list)  # awaiting moderation
     sessions: dict[str, int] = field(default_factory=dict)
+    login_seccode: str = "never"
+    captchas: list[str] = field(default_factory=list)
+    seccodes: dict[str, list] = field(default_factory=dict)  # ssid → [code, tries]
+    failures: dict[str, int] = field(default_factory=dict)
+    sealed: dict[str, tuple[str, str]] = field(default_factory=dict)  # auth → name, password
     last_write: dict[int, float] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -214,7 +230,9 @@ class FakeBoard:
         viewer = self._viewer(headers)
         form = self._form(body) if method == "POST" else {}
         if parts.path == "/member.php" and query.get("mod") == "logging":
-            return self._login(method, query, form)
+            return self._login(method, query, form, headers, viewer)
+        if parts.path == "/misc.php" and query.get("mod") == "seccode":
+            return self._seccode(query, headers)
         if parts.path == "/forum.php" and query.get("mod") == "viewthread":
             return self._thread(query, viewer)
         if parts.path == "/forum.php" and query.get("mod") == "post" and method == "POST":
@@ -280,29 +298,53 @@ class FakeBoard:
             time.sleep(wait)
         return response
 
-    # --- logging in (what the judge's browser did; killmod never does it) -------------
+    # --- logging in, as the judge's browser (or killmod's login) does ----------------------
 
-    def _login(self, method: str, query: dict[str, str], form: dict[str, str]) -> Response:
+    def _login(
+        self,
+        method: str,
+        query: dict[str, str],
+        form: dict[str, str],
+        headers: dict[str, str],
+        viewer: Member | None,
+    ) -> Response:
+        cookies = _cookies(headers)
+        sid = cookies.get(f"{PREFIX}sid") or f"Ta{len(self.sessions) + len(self.captchas):04d}"
         if method == "GET":
-            salt = f"{PREFIX}saltkey=nSFLyDeY; path=/; HttpOnly"
-            page = (
-                '<html><head><meta http-equiv="Content-Type" content="text/html; charset='
-                f'{self.charset}" /></head><body><form method="post" id="loginform_LNILd" '
-                'action="member.php?mod=logging&amp;action=login&amp;loginsubmit=yes&amp;'
-                'loginhash=LNILd"><input type="hidden" name="formhash" '
-                f'value="{GUEST_FORMHASH}" /></form></body></html>'
-            )
-            response = self._page(page)
-            response.headers["Set-Cookie"] = [salt, f"{PREFIX}sid=TaCV1i; path=/"]
+            if viewer is not None:
+                said = f"欢迎您回来，{viewer.name}，现在将转入登录前页面"
+                page = _message_page(said, "alert_right", "", "", self.now(), self.charset)
+                return self._page(self._as_seen(page, viewer))
+            auth = query.get("auth")
+            response = self._page(self._as_seen(self._login_page(sid, auth, headers), None))
+            response.headers["Set-Cookie"] = [
+                f"{PREFIX}saltkey=nSFLyDeY; path=/; HttpOnly",
+                f"{PREFIX}sid={sid}; path=/",
+            ]
             return response
-        member = next((m for m in self.members.values() if m.name == form.get("username")), None)
         if form.get("formhash") != GUEST_FORMHASH:
             return system_error_page(XSS_MESSAGE, charset=self.charset)
-        if member is None or member.password != form.get("password"):
+        auth = form.get("auth")
+        if (self.login_seccode == "always" or auth) and not self._code_right(form, cookies):
+            return self._xml(_error("", "抱歉，验证码填写错误"))
+        name, password = self.sealed.get(auth or "", (form.get("username"), form.get("password")))
+        member = next((m for m in self.members.values() if m.name == name), None)
+        failed = self.failures.get(name or "", 0)
+        if failed >= 5:
+            return self._xml(_error("", "密码错误次数过多，请 15 分钟后重新登录"))
+        if member is None or member.password != password:
+            self.failures[name or ""] = failed + 1
+            left = str(4 - failed)
+            return self._xml(_error("", f"登录失败，您还可以尝试 {left} 次", {"loginperm": left}))
+        if self.login_seccode == "after_failures" and not auth and 5 - failed < 4:
+            token = f"seal{len(self.sealed)}"
+            self.sealed[token] = (name, password)
+            again = f"member.php?mod=logging&action=login&auth={token}&referer=forum.php"
             return self._xml(
-                '<script type="text/javascript" reload="1">if(typeof errorhandle_==\'function\')'
-                " {errorhandle_('登录失败，您还可以尝试 4 次', {'loginperm':'4'});}</script>"
+                _error("", "请输入验证码后继续登录", {"type": "1"})
+                + f"<script type=\"text/javascript\">location.href='{again}'</script>"
             )
+        self.failures.pop(name, None)
         token = f"auth{member.uid}x{len(self.sessions)}"
         self.sessions[token] = member.uid
         return self._xml(
@@ -311,6 +353,88 @@ class FakeBoard:
             f"<script>$('succeedlocation').innerHTML = '欢迎您回来，{member.name}';</script>",
             [f"{PREFIX}auth={token}; path=/; HttpOnly", f"{PREFIX}lastact=1; path=/"],
         )
+
+    def _login_page(self, sid: str, auth: str | None, headers: dict[str, str]) -> str:
+        """login.htm as a guest sees it: the name and password (or the sealed ``auth``),
+        and the captcha's placeholder and script when the board asks for one."""
+        host = _header(headers, "Host") or "127.0.0.1"
+        sealed = f'<input type="hidden" name="auth" value="{auth}" />\n' if auth else ""
+        person = (
+            ""
+            if auth
+            else '<div class="rfm">\n<table>\n<tr>\n<th>\n<span class="login_slct">\n'
+            '<select name="loginfield" style="float: left;" width="45" id="loginfield_LNILd">\n'
+            '<option value="username">用户名</option>\n<option value="email">Email</option>\n'
+            "</select>\n</span>\n</th>\n"
+            '<td><input type="text" name="username" id="username_LNILd" autocomplete="off" '
+            'size="30" class="px p_fre" tabindex="1" value="" /></td>\n</tr>\n</table>\n</div>\n'
+            '<div class="rfm">\n<table>\n<tr>\n<th><label for="password3_LNILd">密码:</label>'
+            '</th>\n<td><input type="password" id="password3_LNILd" name="password" '
+            'onfocus="clearpwd()" size="30" class="px p_fre" tabindex="1" /></td>\n</tr>\n'
+            "</table>\n</div>\n"
+        )
+        captcha = ""
+        if self.login_seccode == "always" or auth:
+            tpl = '<div class="rfm"><table><tr><th><sec>: </th><td><sec><br /><sec></td></tr></table></div>'
+            captcha = (
+                f'<span id="seccode_cS{sid}"></span>\n<script type="text/javascript" reload="1">'
+                f"updateseccode('cS{sid}', '{tpl}', 'member::logging');</script>\n"
+            )
+        title = "请输入验证码后继续登录" if auth else "登录"
+        main = (
+            '<div id="ct" class="ptm wp w cl">\n<div class="mn" id="main_message">\n<div class="bm">\n'
+            f'<div class="bm_h bbs">\n<h3 class="xs2">{title}</h3>\n</div>\n<div>\n'
+            '<div id="main_messaqge_LNILd">\n<div id="layer_login_LNILd">\n'
+            '<form method="post" autocomplete="off" name="login" id="loginform_LNILd" class="cl" '
+            "onsubmit=\"pwdclear = 1;ajaxpost('loginform_LNILd', 'returnmessage_LNILd', "
+            "'returnmessage_LNILd', 'onerror');return false;\" "
+            'action="member.php?mod=logging&amp;action=login&amp;loginsubmit=yes&amp;loginhash=LNILd">\n'
+            '<div class="c cl">\n'
+            f'<input type="hidden" name="formhash" value="{GUEST_FORMHASH}" />\n'
+            f'<input type="hidden" name="referer" value="http://{host}/./" />\n'
+            f"{sealed}{person}"
+            '<div class="rfm">\n<table>\n<tr>\n<th>安全提问:</th>\n<td><select '
+            'id="loginquestionid_LNILd" width="213" name="questionid">\n'
+            '<option value="0">安全提问(未设置请忽略)</option>\n</select></td>\n</tr>\n'
+            "</table>\n</div>\n"
+            f"{captcha}"
+            '<div class="rfm ">\n<table>\n<tr>\n<th></th>\n<td><label for="cookietime_LNILd">'
+            '<input type="checkbox" class="pc" name="cookietime" id="cookietime_LNILd" '
+            'tabindex="1" value="2592000"  />自动登录</label></td>\n</tr>\n</table>\n</div>\n'
+            '<div class="rfm mbw bw0">\n<table width="100%">\n<tr>\n<th>&nbsp;</th>\n<td>\n'
+            '<button class="pn pnc" type="submit" name="loginsubmit" value="true" tabindex="1">'
+            "<strong>登录</strong></button>\n</td>\n</tr>\n</table>\n</div>\n"
+            "</div>\n</form>\n</div>\n</div>\n</div>\n</div>\n</div>\n</div>\n"
+        )
+        return _document(_head(f"{title} - 示例论坛", self.charset), main, self.now())
+
+    def _seccode(self, query: dict[str, str], headers: dict[str, str]) -> Response:
+        """misc.php?mod=seccode: a new code for the form ``idhash``, drawn; the board's host
+        only (misc_seccode.php lines 92-97)."""
+        referer = urlsplit(_header(headers, "Referer") or "").netloc
+        if not referer or referer != _header(headers, "Host"):
+            return Response(200, {"Content-Type": "text/html"}, b"Access Denied")
+        idhash = query.get("idhash", "")
+        with self._lock:
+            code = new_code(random.Random(len(self.captchas) * 7919 + 17))
+            ssid = str(len(self.seccodes) + 1)
+            self.seccodes[ssid] = [code, 0]
+            self.captchas.append(code)
+        cookie = f"{PREFIX}seccode{idhash}={ssid}.{hash(ssid) & 0xFFFFFF:06x}; path=/"
+        headers_out: dict = {"Content-Type": "image/png", "Set-Cookie": [cookie]}
+        return Response(200, headers_out, seccode_png(code, seed=int(ssid)))
+
+    def _code_right(self, form: dict[str, str], cookies: dict[str, str]) -> bool:
+        """check_seccode: the session's code for the form's ``seccodehash``, in any case;
+        at most five tries of one code."""
+        kept = cookies.get(f"{PREFIX}seccode{form.get('seccodehash', '')}", "")
+        held = self.seccodes.get(kept.split(".")[0])
+        if held is None or held[1] > 4:
+            return False
+        if held[0] == form.get("seccodeverify", "").strip().upper():
+            return True
+        held[1] += 1
+        return False
 
     # --- a thread as its member sees it --------------------------------------------------
 
@@ -653,6 +777,20 @@ class FakeBoard:
         exact = f"{local.year}-{local.month}-{local.day} {local:%H:%M}"
         text = _relative_text(local.replace(microsecond=0), self.now().astimezone(SHANGHAI))
         return exact if text is None else f'<span title="{exact}">{text}</span>'
+
+
+def _cookies(headers: dict[str, str]) -> dict[str, str]:
+    """The cookies a request carries, by name."""
+    found = {}
+    for part in (_header(headers, "Cookie") or "").split(";"):
+        name, _, value = part.strip().partition("=")
+        if name:
+            found[name] = value
+    return found
+
+
+def _header(headers: dict[str, str], name: str) -> str | None:
+    return next((value for key, value in headers.items() if key.lower() == name.lower()), None)
 
 
 def _upload_hash(uid: int) -> str:

@@ -108,3 +108,16 @@ def text_box(html: str, box: str) -> str:
 def judge_cookies(base: str, folder: Path) -> Path:
     """The judge's cookies.txt, logged in as a browser does."""
     return log_in(base, JUDGE[0], "secret", folder / "cookies.txt")
+
+
+def roster_file(folder: Path) -> Path:
+    """The roster of the 1.2 game of sixteen as a file (what the 新游戏 form makes), for the
+    page's import field."""
+    from tests.support.gamefiles import roster_toml
+
+    text = roster_toml(
+        "1.2", dict.fromkeys(range(1, PLAYERS + 1)), extra=f'substitutes = ["{SUBSTITUTE}"]'
+    ).replace('judges = ["法官"]', f'judges = [{{ name = "{JUDGE[0]}", uid = {JUDGE[1]} }}]')
+    path = folder / "名单.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
