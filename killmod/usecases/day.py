@@ -2,9 +2,11 @@
 
 A round's day may be several votes — a re-vote among the tied (V4.0, X), 指认
 then 动刀 (1.0, 2.0) — each recorded as one tally of the round, with the stage
-it was and the vote that follows. ``plan_day`` reads the game file for the vote
-the tally counts: its stage, whom it may name, who is silenced, since when;
-``DayPlan.settle`` turns the count into the rule set's ``DayStep``.
+it was and the vote that follows. ``vote_to_count`` reads the game file for the vote
+the tally counts and the state it is counted on — the game now, or for a recorded
+vote counted again the state it was counted on: its stage, whom it may name, who is
+silenced, since when; ``DayPlan.settle`` turns the count into the rule set's
+``DayStep``.
 """
 
 from __future__ import annotations
