@@ -376,3 +376,23 @@ def test_a_1_0_knife_is_counted_again_on_the_state_before_it(tmp_path, serve_sit
     doc = json.loads(again.stdout)
     assert doc["day"]["knife"]["defender"] == 1 and doc["day"]["knife"]["knives"] == [2, 3, 4, 5]
     assert the_count(doc) == the_count(recorded_document(db))
+
+
+def test_a_recount_tells_no_uid_its_record_already_kept(tmp_path, serve_site):
+    """A roster without uids: the recorded tally pinned them (and said so); counted again,
+    the same uids read are the record's, nothing new to tell."""
+    players = "\n".join(f'[[players]]\nseat = {seat}\nname = "玩家{seat}"' for seat in ROLES)
+    roster = tmp_path / "roster.toml"
+    roster.write_text(
+        'rules = "1.2"\ntimezone = "Asia/Shanghai"\njudges = ["法官"]\n' + players + "\n",
+        encoding="utf-8",
+    )
+    db = tmp_path / "game.db"
+    ok(run("init", "--roster", roster, "--db", db))
+    ok(run("deal", "--seed", 1, "--db", db))
+    ok(night(db, 1, "--kill", 16, "--yes"))
+    url = vote_url(serve_site, {seat: 5 for seat in range(1, 16) if seat != 5} | {5: 6}, 1)
+    recorded = tally(db, url, "--record", deadline=deadline(1))
+    assert "读到了 uid" in said(recorded)
+    again = tally(db, url, "--round", 1, "--format", "json", deadline=deadline(1))
+    assert "读到了 uid" not in said(again) and AGREES in said(again)

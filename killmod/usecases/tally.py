@@ -167,7 +167,8 @@ def _tally(
     )
     result = replace(result, early=before)
     _check_thread(thread, result, recording=record)
-    _show_pins(result, recording=record, game=game is not None)
+    if recorded is None or record or not _pinned_by(game, recorded, result):
+        _show_pins(result, recording=record, game=game is not None)
     if recorded is not None:  # the vote counted again: as recorded, or not?
         blocked = None if record else replace_refusal(game, round_no)
         again = compare_with_record(result, recorded, replacing=record, blocked=blocked)
@@ -189,6 +190,17 @@ def _tally(
         )
         result = replace(result, recorded=recorded)
     return result
+
+
+def _pinned_by(game: Game, recorded: Mapping, result: TallyResult) -> bool:
+    """Whether the uids a recount read from the board are those its record kept: then
+    there is nothing new to tell."""
+    kept = {
+        (event.seat, event.data["uid"])
+        for event in game.events("uid")
+        if event.data.get("tally_id") == recorded["id"]
+    }
+    return {(pin.seat, pin.uid) for pin in result.pinned} == kept
 
 
 def _show_pins(result: TallyResult, *, recording: bool, game: bool) -> None:
