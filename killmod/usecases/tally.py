@@ -358,11 +358,17 @@ def vote_thread_or_remembered(game: Game | None, source: str | None, round_no: i
 def deadline_or_opened(
     game: Game | None, deadline: str | datetime | None, round_no: int | None
 ) -> str | datetime:
-    """The deadline given, else the one ``killmod open`` recorded for the round's vote."""
+    """The deadline given, else for a round whose day is over the deadline its last vote
+    was recorded with (it is counted again), else the one ``killmod open`` recorded for
+    the round's vote."""
     if deadline is not None:
         return deadline
+    from killmod.game.state import day_goes_on
     from killmod.usecases.open import opened_deadline
 
+    recorded = game.tally_record(round_no) if game is not None and round_no else None
+    if recorded is not None and not day_goes_on(game, round_no):
+        return datetime.fromisoformat(recorded["deadline"])
     opened = opened_deadline(game, round_no) if game is not None and round_no else None
     if opened is None:
         where = f"第 {round_no} 轮的这次投票" if round_no else "这次投票"
