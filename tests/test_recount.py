@@ -91,7 +91,8 @@ def test_a_recorded_round_is_counted_again_on_its_own_state(tmp_path):
     roster = ROOT / "examples" / "first-game.toml"
     assert killmod("init", "--roster", roster).returncode == 0
     assert killmod("deal", "--seed", 1).returncode == 0
-    assert killmod("night", "--round", 1, "--kill", 11, "--veto", 6, "--at", "2019-05-12 09:00")
+    night_1 = ("night", "--round", 1, "--kill", 11, "--veto", 6, "--at", "2019-05-12 09:00")
+    assert killmod(*night_1).returncode == 0
     recorded = killmod("tally", EXAMPLE_DAY, "--deadline", EXAMPLE_DEADLINE, "--record")
     assert recorded.returncode == 0, recorded.stderr
     assert "[b]5号 预言家本家[/b] 得票最高，被投出局。" in recorded.stdout
