@@ -98,6 +98,7 @@ PIECES = {
     "remind.j2",
     "sub.j2",
     "history.j2",
+    "differences.j2",
 }
 # Names a curious template would try beyond killmod's own.
 GUESSES = [

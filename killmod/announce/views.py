@@ -284,7 +284,8 @@ def tally_notes_view(result: TallyResult, *, game_file: bool = True) -> PublicVi
     from a part of a name or from a name in another script than the roster's (``loose``),
     a part of several names (``unsure``) — and each name nobody has with the command that
     makes it the suggested seat's alias (``unknown``; ``game_file``: the judge counts with
-    a game file, else from a roster file)."""
+    a game file, else from a roster file); and a recorded vote counted again, compared with
+    its record (``recount``, ``killmod.usecases.recount``)."""
     public = [public_verdict(v) for v in result.verdicts]
     return PublicView(
         {
@@ -302,6 +303,8 @@ def tally_notes_view(result: TallyResult, *, game_file: bool = True) -> PublicVi
             "unknown": [v for v in public if v.verdict == "unknown_target" and v.detail],
             "suggestions": suggestions(result),
             "game_file": game_file,
+            "recount": result.recount,
+            "deadline": result.deadline,
         }
     )
 

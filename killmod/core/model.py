@@ -320,6 +320,26 @@ class Recorded:
 
 
 @dataclass(frozen=True)
+class Recount:
+    """A vote already recorded, counted again on the state it was counted on
+    (``killmod.usecases.recount``): when it was recorded, with which deadline, and each
+    difference of this count from the record in its outcome, ballots and warnings
+    (``killmod.usecases.verify.Difference``; none: they agree).  ``replacing``: this count
+    is recorded in the record's place (``--record --replace``); ``final`` False: a
+    provisional count (before the deadline, or ``--as-of``), not compared; ``blocked``: why
+    recording it anew would be refused now (the refusal's message), None when it would.
+    """
+
+    round: int
+    recorded_at: datetime
+    deadline: datetime
+    differences: tuple[Any, ...] = ()
+    replacing: bool = False
+    final: bool = True
+    blocked: str | None = None
+
+
+@dataclass(frozen=True)
 class Stage:
     """One vote of a round's day under the rule set's procedure.
 
@@ -463,7 +483,8 @@ class TallyResult:
 
     ``excused`` are the non-voters not warned because they were on leave (1.2 请假).
     ``pinned`` are the players' uids this read took from the board (the roster had none):
-    ``killmod.ballots.uids.Pin``; ``roster`` carries them.
+    ``killmod.ballots.uids.Pin``; ``roster`` carries them.  ``recount``: the vote was
+    already recorded, and how this count compares with the record.
     """
 
     rules: str
@@ -484,3 +505,4 @@ class TallyResult:
     excused: tuple[int, ...] = ()
     early: bool = False  # counted before its deadline
     pinned: tuple[Any, ...] = ()
+    recount: Recount | None = None
