@@ -15,14 +15,14 @@ import re
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, tzinfo
 from typing import NamedTuple, Protocol
-from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.core.errors import TallyFailed
 from killmod.core.model import Page
+from killmod.core.times import BoardClock, format_local, zone_from_gmt
 
 
 class ScrapeError(TallyFailed):
@@ -55,12 +55,19 @@ class Scraper(Protocol):
     def matches(self, url: str, html: str) -> bool:
         """Whether the page at ``url`` (its text ``html``, maybe empty) is of this format."""
 
-    def parse(
-        self, html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False
-    ) -> Page:
-        """One page read into a ``Page`` (relative times count back from ``fetched_at``,
-        the board's clock to the second when ``exact_clock``); a page it cannot read is a
-        ``ScrapeError``."""
+    def parse(self, html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
+        """One page read into a ``Page``; a page it cannot read is a ``ScrapeError``.
+
+        A page that declares the zone its times are shown in (Discuz's footer: GMT+8) is
+        read in that zone and says so (``Page.zone``); a page that declares none is read in
+        ``tz``, the board's zone as the fetch layer knows it.  Relative times count back
+        from ``clock`` (``page_clock``: the page's own clock, where it shows one, checks
+        it)."""
+
+    def zone_url(self, url: str) -> str | None:
+        """A page of the same board that declares the zone this view's times are shown in,
+        when this view declares none (the thread's first page, for a printable view);
+        None: the view declares its own, or the board declares none anywhere."""
 
     def page_url(self, url: str, n: int) -> str:
         """The URL of page ``n`` of the thread ``url`` belongs to."""
@@ -135,6 +142,17 @@ def no_seconds_view(url: str) -> None:
 def no_views(url: str) -> None:
     """A format read from its own pages alone."""
     return None
+
+
+def no_zone_url(url: str) -> None:
+    """A format whose pages declare their own zone, or whose board declares none."""
+    return None
+
+
+def declares_own_zone(scraper: Scraper) -> bool:
+    """Whether the format's pages declare their zone themselves (or its board declares none
+    anywhere): its ``zone_url`` names no other page to learn it from."""
+    return getattr(scraper, "zone_url", no_zone_url) is no_zone_url
 
 
 def sha256_fingerprint(body: bytes) -> str:
@@ -300,18 +318,46 @@ def drop(element: lxml_html.HtmlElement) -> None:
     element.drop_tree()
 
 
-# Discuz prints its own clock in the footer: "GMT+8, 2019-5-12 21:58".
-_BOARD_CLOCK = re.compile(r"GMT([+-]\d+(?:\.\d+)?)?, (\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{2})")
+# Discuz prints the zone it shows times in and its own clock in the footer, after the posts:
+# "GMT+8, 2019-5-12 21:58" (X3: ``common/footer.htm``; 7.2 likewise); "GMT, …" is UTC.
+_BOARD_CLOCK = re.compile(
+    r"(GMT(?:[+-]\d+(?:\.\d+)?)?), (\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{2})"
+)
+_FOOTER_SPAN = 20000  # characters at the end of a page where the footer is looked for
+# How far the HTTP ``Date`` may be from a clock shown to the minute, and still agree: the
+# Date within the minute shown, give or take a minute.
+_BEFORE_MINUTE = timedelta(seconds=60)
+_AFTER_MINUTE = timedelta(seconds=119)
 
 
-def page_clock(html: str, fetched_at: datetime, exact_clock: bool) -> tuple[datetime, int]:
-    """The clock relative times on a page count back from, and how many seconds later it
-    may really have been: the HTTP ``Date`` the page came with (``exact_clock``: to the
-    second), else the board's footer clock (to the minute), else ``fetched_at`` (a file's
-    time, or ours), taken as known to the minute."""
-    if exact_clock:
-        return fetched_at, 0
-    return board_clock(html) or fetched_at, 59
+def page_clock(shown: datetime | None, clock: BoardClock, tz: tzinfo) -> BoardClock:
+    """The clock relative times on a page count back from.
+
+    ``clock`` is what the fetch layer knows: the HTTP ``Date`` (``slack`` 0, with a
+    ``doubt`` when it disagrees with our clock), or a file's time or ours (``slack`` 59).
+    The page's own clock ``shown`` (``board_clock``: the footer's, to the minute) checks the
+    ``Date``: one within a minute of it is believed (our clock's doubt aside: the board
+    counts from its own clock), one that is not is refused whenever a relative time needs
+    it, naming both clocks.  Without a ``Date`` the page's clock is used, else ``clock``;
+    ``tz`` is the game's zone, in which the clocks are named.
+    """
+    if shown is None:
+        return clock
+    if clock.slack:
+        return BoardClock(shown, 59)
+    if clock_agrees(clock.now, shown):
+        return BoardClock(clock.now, 0)
+    doubt = (
+        f"论坛回答的 HTTP Date（{format_local(clock.now, tz)}）与页面页脚上论坛自己的时钟"
+        f"（{format_local(shown, tz)}）相差一分钟以上（可能是代理或缓存给的）"
+    )
+    return BoardClock(clock.now, 0, doubt)
+
+
+def clock_agrees(date: datetime, shown: datetime) -> bool:
+    """Whether a clock to the second (``date``) agrees with one shown to the minute: within
+    the minute shown, give or take a minute."""
+    return shown - _BEFORE_MINUTE <= date <= shown + _AFTER_MINUTE
 
 
 def board_clock(html: str) -> datetime | None:
@@ -320,12 +366,28 @@ def board_clock(html: str) -> datetime | None:
     Relative times ("9 小时前") are counted back from the board's own clock; a
     saved page's file time says when it was copied, not when it was rendered.
     """
-    found = _BOARD_CLOCK.search(html, max(0, len(html) - 20000))
-    if not found:
+    footer = _footer(html)
+    if footer is None:
         return None
-    offset, year, month, day, hour, minute = found.groups()
-    zone = timezone(timedelta(hours=float(offset or 0)))
+    label, year, month, day, hour, minute = footer.groups()
+    zone = zone_from_gmt(label)
+    if zone is None:
+        return None
     return datetime(int(year), int(month), int(day), int(hour), int(minute), tzinfo=zone)
+
+
+def declared_zone(html: str) -> tzinfo | None:
+    """The zone a Discuz page declares its times are shown in (its footer's ``GMT+8``: the
+    logged-in member's ``timeoffset``, else the board's), or None when it declares none."""
+    footer = _footer(html)
+    return zone_from_gmt(footer.group(1)) if footer is not None else None
+
+
+def _footer(html: str) -> re.Match[str] | None:
+    """The footer's "GMT+8, Y-n-j H:i": the last one on the page (a post above the footer
+    may quote one; nothing a player writes comes after it)."""
+    found = list(_BOARD_CLOCK.finditer(html, max(0, len(html) - _FOOTER_SPAN)))
+    return found[-1] if found else None
 
 
 # The thread every scraper's ``TESTS`` example is built from (each module's ``TESTS`` names

@@ -23,19 +23,20 @@ identity is its pid, never its floor.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.core.model import PRECISION_SPAN, Page, Post, Precision
-from killmod.core.times import parse_board_time, parse_edit_notice
+from killmod.core.times import BoardClock, clock_time, parse_edit_notice
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
     ScrapeError,
+    board_clock,
     board_edit_notice,
+    declared_zone,
     document,
     drop,
     element_text,
@@ -43,6 +44,7 @@ from scrapers.base import (
     no_board_message,
     no_seconds_view,
     no_views,
+    no_zone_url,
     page_clock,
     require_after_posts,
     require_agreement,
@@ -61,6 +63,7 @@ fingerprint = sha256_fingerprint
 board_message = no_board_message  # its message pages are read by parse
 seconds_view = no_seconds_view
 views = no_views
+zone_url = no_zone_url  # every thread page declares its zone in the footer
 
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! [67]\.')
 _UID = re.compile(r"uid[=-](\d+)")
@@ -106,6 +109,28 @@ def page_url(url: str, n: int) -> str:
     return urlunsplit(parts._replace(query=urlencode([*query, ("page", str(n))]), fragment=""))
 
 
+def thread_url(url: str) -> str | None:
+    """The first thread page (``viewthread.php?tid=T``) of the thread a Discuz! 7.2 URL names:
+    a thread page, the printable view or the archiver (``archiver/?tid-T.html``); None when
+    it names none."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return None
+    archived = _ARCHIVED.search(parts.query) if "/archiver/" in parts.path else None
+    if archived is not None:
+        root = parts.path[: parts.path.index("/archiver/") + 1]
+        tid = archived.group(1)
+    else:
+        root = parts.path.rsplit("/", 1)[0] + "/"
+        tid = dict(parse_qsl(parts.query)).get("tid", "")
+    if not tid.isdigit():
+        return None
+    return urlunsplit(parts._replace(path=f"{root}viewthread.php", query=f"tid={tid}", fragment=""))
+
+
+_ARCHIVED = re.compile(r"^tid-(\d+)(?:-page-\d+)?\.html")
+
+
 def address(url: str) -> Address:
     """The thread and page a viewthread URL asks for (page 1 when it names none)."""
     query = dict(parse_qsl(urlsplit(url).query))
@@ -113,11 +138,12 @@ def address(url: str) -> Address:
     return Address(tid if tid.isdigit() else None, int(page) if page.isdigit() else None)
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
     """Read one viewthread page into posts; a page that is no thread page is a ScrapeError.
 
-    Relative times count back from ``fetched_at`` when it is the board's clock to the
-    second (``exact_clock``), else from the footer clock.
+    Times are read in the zone the footer declares (``GMT+8``), else in ``tz``; relative
+    ones count back from the HTTP ``Date`` when the footer clock agrees with it, else from
+    the footer clock (``page_clock``).
     """
     root = document(html)
     for noise in root.xpath(NOISE):
@@ -134,8 +160,10 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
     require_not_nested([div for _, div in containers])
     after = root.xpath('//div[@id="postlistreply" or @id="footer"]')
     require_after_posts(bool(after), "页脚")
-    clock = page_clock(html, fetched_at, exact_clock)
-    posts = tuple(_read_post(pid, div, tz=tz, clock=clock) for pid, div in containers)
+    zone = declared_zone(html)
+    shown = board_clock(html)
+    clock = page_clock(shown, clock, tz)
+    posts = tuple(_read_post(pid, div, tz=zone or tz, clock=clock) for pid, div in containers)
     page_no, page_count = _pagination(root)
     tid = _TID_VAR.search(html)
     return Page(
@@ -145,6 +173,8 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
         title=_title(root),
         thread_id=tid.group(1) if tid else None,
         counted=True,  # a deleted post is gone and later floors move up
+        zone=zone,
+        clock=shown,
     )
 
 
@@ -157,20 +187,19 @@ def no_posts(root: lxml_html.HtmlElement, otherwise: str) -> ScrapeError:
 
 
 def post_time(
-    em: lxml_html.HtmlElement, *, tz: ZoneInfo, clock: tuple[datetime, int]
+    em: lxml_html.HtmlElement, *, tz: tzinfo, clock: BoardClock
 ) -> tuple[datetime, Precision]:
     """A post time as ``dgmdate`` shows it: the exact minute in a span's title, else the
     text; never finer than the minute (7.2 shows no seconds)."""
     titled = em.xpath(".//span[@title]")
     title = titled[0].get("title") if titled else None
     text = _POSTED.sub("", em.text_content())
-    now, slack = clock
-    posted_at, precision = parse_board_time(text, tz, now, title=title, slack=slack)
+    posted_at, precision = clock_time(clock, text, tz, title)
     return posted_at, max(precision, "minute", key=lambda p: PRECISION_SPAN[p])
 
 
 def message_parts(
-    cell: lxml_html.HtmlElement, tz: ZoneInfo, posted_at: datetime
+    cell: lxml_html.HtmlElement, tz: tzinfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
     """A message as discuzcode renders it: (own text, quoted texts, edit time, hidden texts:
     ``scrapers.hidden``).
@@ -198,7 +227,7 @@ def message_parts(
     return element_text(cell), tuple(quotes), edited_at, hidden
 
 
-def _read_post(pid: int, div, *, tz: ZoneInfo, clock: tuple[datetime, int]) -> Post:
+def _read_post(pid: int, div, *, tz: tzinfo, clock: BoardClock) -> Post:
     times = div.xpath(f'.//em[@id="authorposton{pid}"]')
     if not times:
         raise ScrapeError(f"帖子 pid={pid} 没有发帖时间（页面不完整）")

@@ -22,11 +22,10 @@ None: the archiver's page size follows the board's setting, which the page does 
 from __future__ import annotations
 
 import re
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from datetime import datetime, tzinfo
 
 from killmod.core.model import Page, Post
-from killmod.core.times import parse_board_time, parse_edit_notice
+from killmod.core.times import BoardClock, clock_time, parse_edit_notice
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
@@ -42,7 +41,7 @@ from scrapers.base import (
     sha256_fingerprint,
     tidy_text,
 )
-from scrapers.discuz7 import NOISE
+from scrapers.discuz7 import NOISE, thread_url
 from scrapers.hidden import bbcode_hidden
 
 NAME = "discuz7_archiver"
@@ -51,6 +50,7 @@ fingerprint = sha256_fingerprint
 board_message = no_board_message  # its message pages are read by parse
 seconds_view = no_seconds_view
 views = no_views
+zone_url = thread_url  # the view declares no zone: the thread page's footer does
 
 PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's page size
 _GENERATOR = re.compile(r'<meta name="generator" content="Discuz! Archiver [67]\.')
@@ -97,8 +97,11 @@ def address(url: str) -> Address:
     return Address(tid.group(1) if tid else None, int(page.group(1)) if page else 1)
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
-    """Read one archiver page into posts; a page past the end has none, and says how many exist."""
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
+    """Read one archiver page into posts; a page past the end has none, and says how many exist.
+
+    The view declares no zone (it shows the board's, which the thread pages declare): its
+    times are read in ``tz``."""
     root = document(html)
     content = root.xpath('//div[@id="content"]')
     if not content:
@@ -117,7 +120,7 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
         raise ScrapeError("页面结构损坏：有其他页的链接却没有页码列表（页面可能被改动过）")
     page_no, page_count = _pagination(root, bars, posts=bool(lines))
     posts = tuple(
-        _read_post(page_no * PAGE_SPAN + position, line, tz=tz, now=fetched_at)
+        _read_post(page_no * PAGE_SPAN + position, line, tz=tz, clock=clock)
         for position, line in enumerate(lines, start=1)
     )
     full = _FULL_VERSION_TID.search(html, max(0, len(html) - 4000))
@@ -130,11 +133,11 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
     )
 
 
-def _read_post(pid: int, line, *, tz: ZoneInfo, now: datetime) -> Post:
+def _read_post(pid: int, line, *, tz: tzinfo, clock: BoardClock) -> Post:
     names = line.xpath("./strong")
     author = tidy_text(names[0].text_content()) if names else ""
     posted = names[0].tail if names else line.text_content()
-    posted_at, precision = parse_board_time(tidy_text(posted or ""), tz, now)
+    posted_at, precision = clock_time(clock, tidy_text(posted or ""), tz)
     text = _message_text(line)
     banned = bool(_BANNED.match(text))
     body, quotes, edited_at, hidden = (
@@ -170,7 +173,7 @@ def _message_text(line) -> str:
 
 
 def _message_parts(
-    text: str, tz: ZoneInfo, posted_at: datetime
+    text: str, tz: tzinfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
     """Raw BBCode to (own text, quoted texts, edit time, hidden texts: what the thread pages
     render invisible, ``scrapers.hidden.bbcode_hidden``).

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import copy
 import re
-from datetime import datetime
+from datetime import tzinfo
 from urllib.parse import parse_qsl, urlsplit
-from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.core.model import Page, Post
+from killmod.core.times import BoardClock
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
@@ -41,14 +41,13 @@ from scrapers.base import (
     no_board_message,
     no_seconds_view,
     no_views,
-    page_clock,
     require_after_posts,
     require_end,
     require_post_count,
     sha256_fingerprint,
     tidy_text,
 )
-from scrapers.discuz7 import NOISE, message_parts, no_posts, post_time
+from scrapers.discuz7 import NOISE, message_parts, no_posts, post_time, thread_url
 
 NAME = "discuz7_printable"
 AGAIN_ON_REDIRECT = False
@@ -56,6 +55,7 @@ fingerprint = sha256_fingerprint
 board_message = no_board_message  # its message pages are read by parse
 seconds_view = no_seconds_view
 views = no_views
+zone_url = thread_url  # the view declares no zone: the thread page's footer does
 
 LIMIT = 100  # posts the printable view shows at most
 _POWERED = re.compile(r"Powered by Discuz! [67]\.")
@@ -89,8 +89,11 @@ def address(url: str) -> Address:
     return Address(tid if tid.isdigit() else None, 1)
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
-    """Read the printable view into posts; a message page or a cut-short view is a ScrapeError."""
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
+    """Read the printable view into posts; a message page or a cut-short view is a ScrapeError.
+
+    The view declares no zone (it shows the board's, which the thread pages declare): its
+    times are read in ``tz``, relative ones counting back from ``clock``."""
     root = document(html)
     body = root.body
     for noise in body.xpath(NOISE):
@@ -108,7 +111,6 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
             f"打印页只显示前 {LIMIT} 帖，本帖可能更长："
             "请改用帖子页（viewthread.php）或 Archiver 的网址"
         )
-    clock = page_clock(html, fetched_at, exact_clock)
     posts = tuple(
         _read_post(position, segment, tz=tz, clock=clock)
         for position, segment in enumerate(segments, start=1)
@@ -137,7 +139,7 @@ def _label(node) -> str | None:
     return found.group(1).replace("時間", "时间").replace("標題", "标题") if found else None
 
 
-def _read_post(position: int, nodes: list, *, tz: ZoneInfo, clock: tuple[datetime, int]) -> Post:
+def _read_post(position: int, nodes: list, *, tz: tzinfo, clock: BoardClock) -> Post:
     author = tidy_text(nodes[0].tail or "")
     times = [node for node in nodes if _label(node) == "时间"]
     if not times:

@@ -9,27 +9,29 @@ time ``em#authorpostonPID``; floor ``a#postnumPID``; body ``td.t_f``.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from functools import lru_cache
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
-from zoneinfo import ZoneInfo
 
 from lxml import etree
 from lxml import html as lxml_html
 
 from killmod.core.model import Page, Post
-from killmod.core.times import parse_board_time, parse_edit_notice
+from killmod.core.times import BoardClock, clock_time, parse_edit_notice
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
     ScrapeError,
     SecondsView,
     ThreadViews,
+    board_clock,
     board_edit_notice,
+    declared_zone,
     document,
     drop,
     element_text,
     named_pids,
+    no_zone_url,
     page_clock,
     require_after_posts,
     require_agreement,
@@ -46,6 +48,7 @@ from scrapers.hidden import take_hidden
 NAME = "discuz_x"
 AGAIN_ON_REDIRECT = False
 fingerprint = sha256_fingerprint
+zone_url = no_zone_url  # every thread page declares its zone in the footer
 
 PAGE_SIZE = 10  # X3.4's default thread page size, until a page read shows the board's
 
@@ -222,14 +225,15 @@ def _page_url_around(url: str) -> tuple[str, str]:
     return before, f"#{parts.fragment}" if parts.fragment else ""
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
     """Read one viewthread page into posts; a page that is no thread page is a ScrapeError.
 
-    Relative times count back from ``fetched_at`` when it is the board's own clock to the
-    second (``exact_clock``: the HTTP ``Date``), else from the footer clock (minutes).
-    Elements are found through the page's id table (``id()``), all in one look-up, not
-    by walking the page: a page has ~1,500 elements and a judge's tally reads hundreds
-    of pages.
+    Times are read in the zone the footer declares (``GMT+8``: the reader's, when logged
+    in with an account set to another zone), else in ``tz``.  Relative times count back
+    from the HTTP ``Date`` when the footer clock agrees with it, else from the footer clock
+    (minutes): ``page_clock``.  Elements are found through the page's id table (``id()``),
+    all in one look-up, not by walking the page: a page has ~1,500 elements and a judge's
+    tally reads hundreds of pages.
     """
     root = document(html)
     pids = list(dict.fromkeys(named_pids(_CONTAINER_ID, html)))
@@ -247,8 +251,11 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
         raise ScrapeError("页面里没有帖子列表（页面不完整，或不是 Discuz! X 的帖子页）")
     require_named_posts([pid for pid, _ in containers], named_pids(_POST_PARTS, html))
     require_not_nested([div for _, div in containers])
-    clock = page_clock(html, fetched_at, exact_clock)
-    read = [(div, _read_post(ids, pid, div, tz=tz, clock=clock)) for pid, div in containers]
+    zone = declared_zone(html)
+    shown_in = zone or tz
+    shown = board_clock(html)
+    clock = page_clock(shown, clock, tz)
+    read = [(div, _read_post(ids, pid, div, tz=shown_in, clock=clock)) for pid, div in containers]
     posts = tuple(post for _, post in read if post is not None)
     # A deleted post's empty place (无效楼层) keeps its floor: no post is missing there.
     vacant = tuple(
@@ -266,6 +273,8 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
         thread_id=tid.group(1) if tid else None,
         counted=True,  # forum_viewthread.php numbers floors by counting (or keeps places)
         vacant=vacant,
+        zone=zone,
+        clock=shown,
     )
 
 
@@ -290,9 +299,7 @@ def _by_ids(root, names: list[str]) -> dict:
     return found
 
 
-def _read_post(
-    ids: dict, pid: int, div, *, tz: ZoneInfo, clock: tuple[datetime, int]
-) -> Post | None:
+def _read_post(ids: dict, pid: int, div, *, tz: tzinfo, clock: BoardClock) -> Post | None:
     time = ids.get(f"authorposton{pid}")
     if time is None:
         if "无效楼层" in div.text_content() or "無效樓層" in div.text_content():
@@ -335,12 +342,11 @@ def _vacant_floor(div) -> int | None:
     return _floor(links[0]) if links else None
 
 
-def _post_time(em, *, tz: ZoneInfo, clock: tuple[datetime, int]):
+def _post_time(em, *, tz: tzinfo, clock: BoardClock):
     titled = _TITLED(em)
     title = titled[0].get("title") if titled else None
     text = em.text_content().replace("发表于", "").replace("發表於", "")
-    now, slack = clock
-    return parse_board_time(text, tz, now, title=title, slack=slack)
+    return clock_time(clock, text, tz, title)
 
 
 def _author(div) -> tuple[str, int | None]:
@@ -367,7 +373,7 @@ def _floor(link) -> int | None:
 
 
 def _body(
-    cell, tz: ZoneInfo, posted_at: datetime
+    cell, tz: tzinfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
     """(own text, quoted texts, edit time, hidden texts) of a message cell."""
     for noise in _NOISE(cell):
@@ -381,7 +387,7 @@ def _body(
     return element_text(cell), tuple(quotes), edited_at, hidden
 
 
-def edit_time(message: lxml_html.HtmlElement, tz: ZoneInfo, posted_at: datetime) -> datetime | None:
+def edit_time(message: lxml_html.HtmlElement, tz: tzinfo, posted_at: datetime) -> datetime | None:
     """The time of the board's edit notice at the head of ``message`` (removed from it), or
     None.  A notice whose time is impossible or before the post was written is no notice
     the board wrote: it stays in the text as the author typed it."""

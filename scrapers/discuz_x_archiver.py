@@ -34,12 +34,11 @@ viewthread; this view settles times.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from urllib.parse import urlsplit, urlunsplit
-from zoneinfo import ZoneInfo
 
 from killmod.core.model import Page, Post
-from killmod.core.times import parse_board_time, parse_edit_notice
+from killmod.core.times import BoardClock, clock_time, parse_edit_notice
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
@@ -54,12 +53,14 @@ from scrapers.base import (
     tidy_text,
 )
 from scrapers.board_messages import board_message as board_message
+from scrapers.discuz_x import thread_url
 
 NAME = "discuz_x_archiver"
 AGAIN_ON_REDIRECT = False
 fingerprint = sha256_fingerprint
 seconds_view = no_seconds_view  # it is the view with seconds
 views = no_views  # a view read as itself
+zone_url = thread_url  # the view declares no zone: the thread page's footer does
 
 PAGE_SPAN = 10000  # pid = page × PAGE_SPAN + position: far above any board's page size
 EXCERPT_LINES = 3  # lines Discuz keeps of a quoted message
@@ -97,9 +98,10 @@ def address(url: str) -> Address:
     return Address(tid.group(1) if tid else None, int(page.group(1)) if page else 1)
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
-    """Read one archiver page into posts (relative times count back from ``fetched_at``,
-    known to the second when ``exact_clock``)."""
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
+    """Read one archiver page into posts, its times in ``tz`` (the view declares no zone:
+    it shows the board's, which the thread pages declare) counting relative ones back from
+    ``clock``."""
     root = document(html)
     content = root.xpath('//div[@id="content"]')
     lines = content[0].xpath('./p[@class="author"]') if content else []
@@ -109,7 +111,6 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
     require_after_posts(bool(root.xpath('//div[@id="footer"]')), "页脚")
     require_post_count(len(lines), len(_AUTHOR_LINE.findall(html)))
     page_no, page_count = _pagination(content[0])
-    clock = (fetched_at, 0 if exact_clock else 59)
     posts: list[Post] = []
     for position, line in enumerate(lines, start=1):
         pid = page_no * PAGE_SPAN + position
@@ -126,9 +127,7 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
     )
 
 
-def _read_post(
-    pid: int, line, earlier: list[Post], *, tz: ZoneInfo, clock: tuple[datetime, int]
-) -> Post:
+def _read_post(pid: int, line, earlier: list[Post], *, tz: tzinfo, clock: BoardClock) -> Post:
     names = line.xpath("./strong")
     author = tidy_text(names[0].text_content()) if names else ""
     posted_at, precision = _post_time(line, tz=tz, clock=clock)
@@ -150,16 +149,13 @@ def _read_post(
     )
 
 
-def _post_time(line, *, tz: ZoneInfo, clock: tuple[datetime, int]):
-    now, slack = clock
+def _post_time(line, *, tz: tzinfo, clock: BoardClock):
     titled = line.xpath("./span[@title]")
     if titled:
-        return parse_board_time(
-            titled[0].text_content(), tz, now, title=titled[0].get("title"), slack=slack
-        )
+        return clock_time(clock, titled[0].text_content(), tz, titled[0].get("title"))
     names = line.xpath("./strong")
     text = names[0].tail if names else line.text_content()
-    return parse_board_time(tidy_text(text or ""), tz, now, slack=slack)
+    return clock_time(clock, tidy_text(text or ""), tz)
 
 
 def _following_text(line) -> str:
@@ -194,7 +190,7 @@ def _message_text(line) -> str | None:
 
 
 def _body(
-    text: str, earlier: list[Post], tz: ZoneInfo, posted_at: datetime
+    text: str, earlier: list[Post], tz: tzinfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None]:
     # The archiver shows the board's notice as plain text, like one a player types: only
     # one at the very start, with a possible time after the post's, is taken as it.

@@ -24,12 +24,12 @@ pages say ``edits_shown=False``).
 Per post: ``pid``; ``number``, the floor the thread pages show (counted, so renumbered
 after a moderator's deletion, like them: the pid is the identity); ``author`` and
 ``authorid`` (the uid; 0 for a guest); ``dbdateline``, unix seconds: every time is exact to
-the second (``dateline`` is display text and is not read); ``message``.  A banned author's
-message is "提示: <em>作者被禁止或删除 内容自动屏蔽</em>".  A thread that keeps its posts'
-positions (抢楼) lists a deleted post as an empty placeholder (``pid`` and ``number``):
-skipped, its floor kept in ``vacant``.  A post numbered -1 is a hot reply copied to the
-first page (``forum_viewthread.php`` lines 1129–1131), whose floor the answer does not say:
-refused.
+the second (``dateline`` is display text, read only for the zone it shows); ``message``.
+A banned author's message is "提示: <em>作者被禁止或删除 内容自动屏蔽</em>".  A thread that
+keeps its posts' positions (抢楼) lists a deleted post as an empty placeholder (``pid`` and
+``number``): skipped, its floor kept in ``vacant``.  A post numbered -1 is a hot reply
+copied to the first page (``forum_viewthread.php`` lines 1129–1131), whose floor the answer
+does not say: refused.
 
 What an answer declares of the whole (``Page``): ``ppp``, the page size it used — not
 always the one asked for: for a guest on a forum with 页面缓存 (``threadcaches``) the board
@@ -37,6 +37,12 @@ uses its ``postperpage`` (``forum_viewthread.php`` line 477); ``thread.replies``
 ``thread.maxposition`` (``hidden``: positions given but not shown).  The page is the one
 holding the first post's ``number`` at the answer's ``ppp``, and the page count follows from
 ``replies`` (line 478).
+
+The board's clock: the posts' times are absolute, but an edit notice ("本帖最后由 X 于
+2026-12-2 09:47 编辑") is written on the reader's board clock, in a zone the answer does not
+declare; it shows it beside absolute times (``scrapers.discuz_x_mobile_zone``: ``Page.zone``),
+else the notice is read in the zone the board's pages declare (``zone_url``: the thread's
+first page).
 
 The board's refusals: ``{"error":"mobile_is_closed"}`` (the API switched off,
 ``mobile.class.php`` line 298, in its ``common()`` hook) and an answer that is no JSON (the
@@ -53,14 +59,14 @@ import html as html_entities
 import json
 import math
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
-from zoneinfo import ZoneInfo
 
 from lxml import etree
 
 from killmod.core.model import Page, Post
+from killmod.core.times import BoardClock
 from scrapers import board_messages
 from scrapers.base import (
     EXAMPLE_THREAD,
@@ -75,7 +81,7 @@ from scrapers.base import (
     sha256_fingerprint,
     tidy_text,
 )
-from scrapers.discuz_x import board_root, edit_time
+from scrapers.discuz_x import board_root, edit_time, thread_url
 from scrapers.discuz_x import views as views
 from scrapers.hidden import take_hidden
 
@@ -84,6 +90,7 @@ NAME = "discuz_x_mobile"
 # under api/mobile/ (no page of the API): the request is made again instead.
 AGAIN_ON_REDIRECT = True
 seconds_view = no_seconds_view  # every time it shows is to the second
+zone_url = thread_url  # its edit notices' times: the thread page's footer declares their zone
 # Its answers are cached as bytes alone (killmod.fetch.pages: their posts parse as fast as
 # they would load), so a fingerprint is never compared: the bytes' hash will do.
 fingerprint = sha256_fingerprint
@@ -180,16 +187,23 @@ def board_message(url: str, html: str) -> str | None:
     return said
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
-    """Read one API answer into posts; the board's refusals are errors in Chinese."""
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
+    """Read one API answer into posts; the board's refusals are errors in Chinese.
+
+    Post times are unix seconds, given in ``tz``; only an edit notice is on the board's
+    clock, read in the zone the answer shows (``scrapers.discuz_x_mobile_zone``), else in
+    ``tz``."""
+    from scrapers.discuz_x_mobile_zone import shown_zone  # loaded with the first answer read
+
     answer, variables = _variables(html)
     thread = variables.get("thread")
     postlist = variables.get("postlist")
     if not isinstance(thread, dict) or not isinstance(postlist, list):
         raise ScrapeError("手机接口的回答里没有帖子列表（回答不完整或被改动过）")
+    zone = shown_zone(thread, postlist)
     posts, vacant = [], []
     for raw in postlist:
-        post = _read_post(raw, tz)
+        post = _read_post(raw, tz, zone or tz)
         if isinstance(post, Post):
             posts.append(post)
         else:
@@ -216,6 +230,8 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
         hidden=hidden if hidden is not None and hidden >= 0 else None,
         vacant=tuple(vacant),
         edits_shown=str(answer.get("Version")) != str(EDITLESS),
+        zone=zone,
+        local_times="pstatus" in html,  # an edit notice: the only time on the board's clock
     )
 
 
@@ -258,8 +274,9 @@ def board_words(message: dict) -> str:
 _POST_PARTS = frozenset(("author", "authorid", "dbdateline", "message"))
 
 
-def _read_post(raw: object, tz: ZoneInfo) -> Post | int:
-    """A post, or the floor of a kept position's placeholder (a deleted post's place)."""
+def _read_post(raw: object, tz: tzinfo, shown_in: tzinfo) -> Post | int:
+    """A post, or the floor of a kept position's placeholder (a deleted post's place): its
+    time in ``tz``, its edit notice read on the board's clock in ``shown_in``."""
     if not isinstance(raw, dict):
         raise ScrapeError("手机接口的帖子列表里有一项不是帖子（回答被改动过）")
     if _POST_PARTS.isdisjoint(raw):
@@ -277,7 +294,7 @@ def _read_post(raw: object, tz: ZoneInfo) -> Post | int:
     message = raw.get("message")
     require_parts(f"pid={pid}", author, isinstance(message, str) and bool(message.strip()))
     posted_at = datetime.fromtimestamp(seconds, tz)
-    body, quotes, edited_at, banned, hidden = message_parts(message, tz, posted_at)
+    body, quotes, edited_at, banned, hidden = message_parts(message, shown_in, posted_at)
     uid = _number(raw.get("authorid") or 0, "作者编号", pid)
     return Post(
         pid=pid,
@@ -316,7 +333,7 @@ def _number(value: object, what: str, pid: object = None) -> int:
 
 
 def message_parts(
-    message: str, tz: ZoneInfo, posted_at: datetime
+    message: str, tz: tzinfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None, bool, tuple[str, ...]]:
     """A message's own text, its quotes, the time of the board's edit notice, whether the
     board blocked it (a banned author's) and the texts it renders invisible: the same steps
@@ -338,7 +355,7 @@ def message_parts(
 
 
 def _read_cell(
-    cell, tz: ZoneInfo, posted_at: datetime
+    cell, tz: tzinfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None, bool, tuple[str, ...]]:
     text = tidy_text(cell.text_content())
     if text.startswith("提示:") and any(reason in text for reason in _BANNED):

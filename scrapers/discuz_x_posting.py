@@ -24,10 +24,11 @@ per conversation (X3.4 keeps no outbox: a message sent is in the conversation wi
 recipient); a conversation (``…&subop=view&touid=U``) one ``dl#pmlist_PMID`` per
 message, the judge's own marked ``您``, ten a page, its last page (the newest) when no
 ``page`` is asked for.  Times there are shown to the minute (a relative text carries the
-minute in its ``title``), and messages are listed by the board's time, those of one
-second not in ``pmid`` order.  The ``pmid`` is the order they were sent in: UCenter gives
-every message of the board the next number of one counter (``pm_indexes``' insert id,
-``uc_client/model/pm.php``, ``sendpm()`` and ``replypm()``).
+minute in its ``title``) on the reader's clock, in the zone the page's footer declares
+(``GMT+8``: the judge's account may be set to another), and messages are listed by the
+board's time, those of one second not in ``pmid`` order.  The ``pmid`` is the order they
+were sent in: UCenter gives every message of the board the next number of one counter
+(``pm_indexes``' insert id, ``uc_client/model/pm.php``, ``sendpm()`` and ``replypm()``).
 
 This module knows the board and nothing of games: URLs, fields and parsers.
 """
@@ -36,15 +37,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Literal
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
-from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.core.names import fold
-from scrapers.base import ScrapeError, document, element_text, fragment, tidy_text
+from scrapers.base import (
+    ScrapeError,
+    declared_zone,
+    document,
+    element_text,
+    fragment,
+    tidy_text,
+)
 from scrapers.board_messages import board_message
 
 # --- addresses --------------------------------------------------------------------------
@@ -345,17 +352,21 @@ class Message:
 
 @dataclass(frozen=True)
 class PmPage:
-    """A page of the inbox or of a conversation, and the page bar's numbers."""
+    """A page of the inbox or of a conversation, the page bar's numbers, and the zone the
+    page declares its times in (None: it declares none, they were read in the zone given)."""
 
     page: int
     pages: int
     conversations: tuple[Conversation, ...] = ()
     messages: tuple[Message, ...] = ()
+    zone: tzinfo | None = None
 
 
-def inbox(html: str, tz: ZoneInfo) -> PmPage:
-    """One page of the inbox: its conversations, newest first."""
+def inbox(html: str, tz: tzinfo) -> PmPage:
+    """One page of the inbox: its conversations, newest first, their times in the zone the
+    page declares (else ``tz``) and given in ``tz``."""
     root = _pm_document(html)
+    zone = declared_zone(html)
     found = []
     for dl in root.xpath('//dl[starts-with(@id, "pmlist_")]'):
         plid = _PMLIST.match(dl.get("id", ""))
@@ -371,24 +382,26 @@ def inbox(html: str, tz: ZoneInfo) -> PmPage:
                 int(plid.group(1)),
                 uid,
                 name,
-                _minute(dl, tz),
+                _minute(dl, zone, tz),
                 int(count.group(1)) if count else None,
             )
         )
     page, pages = _page_bar(root)
-    return PmPage(page, pages, conversations=tuple(found))
+    return PmPage(page, pages, conversations=tuple(found), zone=zone)
 
 
-def conversation(html: str, tz: ZoneInfo) -> PmPage:
-    """One page of a conversation: its messages as listed (sort them by ``pmid``).
+def conversation(html: str, tz: tzinfo) -> PmPage:
+    """One page of a conversation: its messages as listed (sort them by ``pmid``), their
+    times in the zone the page declares (else ``tz``) and given in ``tz``.
 
     A conversation with no message yet is the count line (“共有 0 条与…的交谈记录”,
     ``span#membernum``) and “当前没有相应的短消息” (``div.emp``) where the list would be:
     no message (``template/default/home/space_pm.htm``, the ``subop=view`` branches)."""
     root = _pm_document(html)
+    zone = declared_zone(html)
     box = root.xpath('//div[@id="pm_ul"]')
     if not box and root.xpath('//span[@id="membernum"]') and root.xpath('//div[@class="emp"]'):
-        return PmPage(1, 1)
+        return PmPage(1, 1, zone=zone)
     if not box:
         raise ScrapeError("不是论坛的聊天记录页面（没有 pm_ul）")
     found = []
@@ -400,13 +413,13 @@ def conversation(html: str, tz: ZoneInfo) -> PmPage:
         avatar = dl.xpath('./dd[contains(@class, "avt")]//a/@href')
         uid = _UID.search(avatar[0]) if avatar else None
         mine = bool(cell[0].xpath('./span[contains(@class, "xi2") and normalize-space()="您"]'))
-        at = _minute(cell[0], tz)
+        at = _minute(cell[0], zone, tz)
         text = _message_text(cell[0])
         found.append(
             Message(int(pmid.group(1)), int(uid.group(1)) if uid else None, mine, text, at)
         )
     page, pages = _page_bar(root)
-    return PmPage(page, pages, messages=tuple(found))
+    return PmPage(page, pages, messages=tuple(found), zone=zone)
 
 
 def _pm_document(html: str) -> lxml_html.HtmlElement:
@@ -423,9 +436,10 @@ def _name_of(dl: lxml_html.HtmlElement, uid: int) -> str:
     raise ScrapeError(f"消息列表里读不出 uid {uid} 的名字（页面改了？）")
 
 
-def _minute(element: lxml_html.HtmlElement, tz: ZoneInfo) -> datetime:
+def _minute(element: lxml_html.HtmlElement, zone: tzinfo | None, tz: tzinfo) -> datetime:
     """The minute an inbox line or a message shows: the ``title`` of a relative time, else
-    the time written out (Y-n-j H:i)."""
+    the time written out (Y-n-j H:i); on the clock of ``zone`` (else ``tz``), given in
+    ``tz``."""
     spans = element.xpath('.//span[@class="xg1"]')
     if not spans:
         raise ScrapeError("消息没有时间（页面改了？）")
@@ -436,7 +450,11 @@ def _minute(element: lxml_html.HtmlElement, tz: ZoneInfo) -> datetime:
     if found is None:
         raise ScrapeError(f"消息时间「{text}」读不出（应为 年-月-日 时:分）")
     year, month, day, hour, minute = (int(part) for part in found.groups())
-    return datetime(year, month, day, hour, minute, tzinfo=tz)
+    try:
+        shown = datetime(year, month, day, hour, minute, tzinfo=zone or tz)
+    except ValueError:
+        raise ScrapeError(f"消息时间「{text}」不是存在的日期") from None
+    return shown.astimezone(tz)
 
 
 def _message_text(cell: lxml_html.HtmlElement) -> str:

@@ -27,14 +27,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from urllib.parse import parse_qs, urlsplit
-from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.core.model import Page, Post
-from killmod.core.times import parse_board_time
+from killmod.core.times import BoardClock, clock_time
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
@@ -51,7 +50,7 @@ from scrapers.base import (
     tidy_text,
 )
 from scrapers.board_messages import board_message as board_message
-from scrapers.discuz_x import board_root, edit_time
+from scrapers.discuz_x import board_root, edit_time, thread_url
 from scrapers.discuz_x import seconds_view as seconds_view
 from scrapers.hidden import take_hidden
 
@@ -59,6 +58,7 @@ NAME = "discuz_x_printable"
 AGAIN_ON_REDIRECT = False
 fingerprint = sha256_fingerprint
 views = no_views  # a view read as itself: --forum discuz_x_printable
+zone_url = thread_url  # the view declares no zone: the thread page's footer does
 
 LIMIT = 100  # posts the printable view shows at most
 _SEPARATOR = re.compile(r"<hr\s+noshade[^>]*>", re.IGNORECASE)
@@ -105,12 +105,12 @@ def address(url: str) -> Address:
     return Address(tid if tid.isdigit() else None, 1)
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
-    """Read the printable page into posts (relative times count back from ``fetched_at``,
-    known to the second when ``exact_clock``)."""
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
+    """Read the printable page into posts, its times in ``tz`` (the view declares no zone:
+    it shows the board's, which the thread pages declare) counting relative ones back from
+    ``clock``."""
     head, *chunks = _SEPARATOR.split(html)
     blocks = [block for chunk in chunks if (block := _post_block(chunk)) is not None]
-    clock = (fetched_at, 0 if exact_clock else 59)
     posts = tuple(
         _read_post(position, block, tz=tz, clock=clock)
         for position, block in enumerate(blocks, start=1)
@@ -150,7 +150,7 @@ def _post_block(chunk: str) -> lxml_html.HtmlElement | None:
     return fragment(chunk)
 
 
-def _read_post(position: int, block, *, tz: ZoneInfo, clock: tuple[datetime, int]) -> Post:
+def _read_post(position: int, block, *, tz: tzinfo, clock: BoardClock) -> Post:
     author_label, time_label = _labels(block)
     author = tidy_text(author_label.tail or "")
     posted_at, precision = _post_time(time_label, tz=tz, clock=clock)
@@ -184,14 +184,11 @@ def _labels(block) -> tuple[lxml_html.HtmlElement, lxml_html.HtmlElement]:
     return labels["作者:"], labels["时间:"]
 
 
-def _post_time(label, *, tz: ZoneInfo, clock: tuple[datetime, int]):
-    now, slack = clock
+def _post_time(label, *, tz: tzinfo, clock: BoardClock):
     following = label.getnext()
     if following is not None and following.tag == "span" and not (label.tail or "").strip():
-        return parse_board_time(
-            following.text_content(), tz, now, title=following.get("title"), slack=slack
-        )
-    return parse_board_time(tidy_text(label.tail or ""), tz, now, slack=slack)
+        return clock_time(clock, following.text_content(), tz, following.get("title"))
+    return clock_time(clock, tidy_text(label.tail or ""), tz)
 
 
 def _message(block, author_label, time_label):
@@ -223,7 +220,7 @@ def _is_banned(message) -> bool:
 
 
 def _body(
-    message, tz: ZoneInfo, posted_at: datetime
+    message, tz: tzinfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
     for noise in message.xpath(_NOISE):
         drop(noise)

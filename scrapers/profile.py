@@ -54,17 +54,16 @@ import re
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-from zoneinfo import ZoneInfo
 
 from lxml import etree
 
 from killmod.core.errors import BadInput
 from killmod.core.model import Page, Post, Precision
-from killmod.core.times import parse_board_time
+from killmod.core.times import BoardClock, clock_time
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
@@ -212,16 +211,17 @@ class ProfileScraper:
         """What a page holds: the SHA-256 of its bytes."""
         return sha256_fingerprint(body)
 
-    def parse(
-        self, html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False
-    ) -> Page:
+    def zone_url(self, url: str) -> None:
+        """A profile's board declares no zone: its times are read in the game's."""
+        return None
+
+    def parse(self, html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
         """Read one page of the board into posts; a page without posts is a ScrapeError.
 
-        Relative times count back from ``fetched_at``, known to the second when
-        ``exact_clock`` (the HTTP ``Date``), else to the minute.
+        Times are read in ``tz`` (a time that carries its offset, in ``iso`` or a ``%z``
+        format, keeps it); relative ones count back from ``clock``.
         """
         profile = self.profile
-        clock = (fetched_at, 0 if exact_clock else 59)
         root = document(html)
         containers = profile.post(root)
         if not containers:
@@ -281,9 +281,7 @@ class ProfileScraper:
             )
         return shown.pop() if shown else 1
 
-    def _read_post(
-        self, index: int, container, *, tz: ZoneInfo, clock: tuple[datetime, int]
-    ) -> Post:
+    def _read_post(self, index: int, container, *, tz: tzinfo, clock: BoardClock) -> Post:
         profile = self.profile
         floor = _number(profile.floor.first(container)) if profile.floor else None
         pid = _whole_number(profile.pid.first(container)) if profile.pid else floor
@@ -331,7 +329,7 @@ class ProfileScraper:
             text = pattern.sub("", text)
         return tidy_text(text), tuple(quotes), hidden
 
-    def _edited_at(self, container, tz: ZoneInfo, clock: tuple[datetime, int]) -> datetime | None:
+    def _edited_at(self, container, tz: tzinfo, clock: BoardClock) -> datetime | None:
         """The edit time the board's own notice (the ``edited`` field's element) shows; the
         same words typed in a post's text are the author's, and change nothing."""
         profile = self.profile
@@ -342,27 +340,24 @@ class ProfileScraper:
         return self._time(stamp, fmt, tz, clock)[0]
 
     def _time(
-        self, text: str, fmt: str, tz: ZoneInfo, clock: tuple[datetime, int]
+        self, text: str, fmt: str, tz: tzinfo, clock: BoardClock
     ) -> tuple[datetime, Precision]:
-        now, slack = clock
         try:
-            return _read_time(text, fmt, tz, now, slack)
+            return _read_time(text, fmt, tz, clock)
         except (ValueError, BadInput):
             raise ScrapeError(
                 f"按 profile「{self.profile.name}」的时间格式「{fmt}」读不出时间「{text}」"
             ) from None
 
 
-def _read_time(
-    text: str, fmt: str, tz: ZoneInfo, now: datetime, slack: int
-) -> tuple[datetime, Precision]:
+def _read_time(text: str, fmt: str, tz: tzinfo, clock: BoardClock) -> tuple[datetime, Precision]:
     """A post time in ``fmt`` ("board", "iso" or strptime), aware in ``tz``, and its precision
-    (a relative time counts back from ``now``, known to ``slack`` seconds).
+    (a relative time counts back from ``clock``).
 
     Raises ``ValueError`` (or ``BadInput`` for "board") when ``text`` is not in ``fmt``.
     """
     if fmt == "board":
-        return parse_board_time(text, tz, now, slack=slack)
+        return clock_time(clock, text, tz)
     if fmt == "iso":
         moment = datetime.fromisoformat(text)
         seconds = re.search(r"\d{1,2}:\d{2}:\d{2}", text) is not None

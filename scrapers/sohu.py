@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from urllib.parse import urlsplit, urlunsplit
-from zoneinfo import ZoneInfo
 
 from lxml import html as lxml_html
 
 from killmod.core.model import Page, Post
-from killmod.core.times import parse_board_time, parse_edit_notice
+from killmod.core.times import BoardClock, clock_time, parse_edit_notice
 from scrapers.base import (
     EXAMPLE_THREAD,
     Address,
@@ -39,6 +38,7 @@ from scrapers.base import (
     no_board_message,
     no_seconds_view,
     no_views,
+    no_zone_url,
     require_end,
     require_not_nested,
     require_post_count,
@@ -53,6 +53,7 @@ fingerprint = sha256_fingerprint
 board_message = no_board_message  # its message pages are read by parse
 seconds_view = no_seconds_view
 views = no_views
+zone_url = no_zone_url  # the board declares no zone: its times are read in the game's
 
 POSTLIST = "#bbs_postlist"
 BLOCKED = "该帖子已被屏蔽"
@@ -94,7 +95,7 @@ def address(url: str) -> Address:
     return Address(found.group(1).rsplit("/", 1)[-1], int(page.group(1)) if page else 1)
 
 
-def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = False) -> Page:
+def parse(html: str, *, tz: tzinfo, clock: BoardClock) -> Page:
     """Read one SOHU club page into posts; a page without its post list is a ScrapeError."""
     root = document(html)
     content = _postlist(root)
@@ -109,9 +110,7 @@ def parse(html: str, *, tz: ZoneInfo, fetched_at: datetime, exact_clock: bool = 
     require_not_nested([table for _, table in tables])
     for part in ("wrap", "grey"):  # a post's text and its time, once each
         require_post_count(len(tables), len(content.xpath(f'.//div[@class="{part}"]')))
-    posts = tuple(
-        _read_post(number, table, tz=tz, fetched_at=fetched_at) for number, table in tables
-    )
+    posts = tuple(_read_post(number, table, tz=tz, clock=clock) for number, table in tables)
     page_no, page_count = _pagination(content)
     return Page(
         posts=posts,
@@ -148,9 +147,9 @@ def _postlist(root) -> lxml_html.HtmlElement:
     raise ScrapeError("页面里没有帖子列表（页面不完整，或不是搜狐社区的帖子页）")
 
 
-def _read_post(number: int, table, *, tz: ZoneInfo, fetched_at: datetime) -> Post:
+def _read_post(number: int, table, *, tz: tzinfo, clock: BoardClock) -> Post:
     author, uid = _author(table)
-    posted_at, precision = _post_time(table, number, tz=tz, fetched_at=fetched_at)
+    posted_at, precision = _post_time(table, number, tz=tz, clock=clock)
     wraps = table.xpath('.//div[@class="wrap"]')
     if not wraps:
         raise ScrapeError(f"帖子 post_{number} 没有正文（页面不完整）")
@@ -181,20 +180,20 @@ def _author(table) -> tuple[str, int | None]:
     return tidy_text(links[0].text_content()), int(uid.group(1)) if uid else None
 
 
-def _post_time(table, number: int, *, tz: ZoneInfo, fetched_at: datetime):
+def _post_time(table, number: int, *, tz: tzinfo, clock: BoardClock):
     greys = table.xpath('.//div[@class="grey"]')
     if not greys:
         raise ScrapeError(f"帖子 post_{number} 没有发帖时间（页面不完整）")
     stamps = greys[0].xpath('.//span[@class="new_format"]')
     if stamps:
-        return parse_board_time(stamps[0].text_content(), tz, fetched_at)
+        return clock_time(clock, stamps[0].text_content(), tz)
     # The opening post: "<span class="lz_mark">楼主</span>发表于 yy-mm-dd HH:MM".
     own_text = (greys[0].text or "") + "".join(child.tail or "" for child in greys[0])
-    return parse_board_time(tidy_text(own_text), tz, fetched_at)
+    return clock_time(clock, tidy_text(own_text), tz)
 
 
 def _body(
-    wrap, tz: ZoneInfo, posted_at: datetime
+    wrap, tz: tzinfo, posted_at: datetime
 ) -> tuple[str, tuple[str, ...], datetime | None, tuple[str, ...]]:
     edited_at = None
     for notice in wrap.xpath('.//p[@class="edit"]'):

@@ -60,13 +60,15 @@ def test_a_page_is_kept_as_one_file_written_whole(tmp_path):
     fetched_at = datetime(2019, 5, 12, 14, 10, tzinfo=UTC)
     cache.put(Fetched("http://bbs.example.com/t?page=1", b"<html>1</html>", "gbk", fetched_at))
     second = Fetched("http://bbs.example.com/t?page=1", b"<html>2</html>", "gbk", fetched_at)
-    cache.put(replace(second, exact_clock=True))
+    ours = datetime(2019, 5, 12, 14, 10, 20, tzinfo=UTC)
+    cache.put(replace(second, exact_clock=True, machine_at=ours))
     files = list(tmp_path.iterdir())
     assert [file.suffix for file in files] == [".page"]  # no temporary file left behind
     assert first_line(files[0]) == {
         "url": "http://bbs.example.com/t?page=1",
         "fetched_at": "2019-05-12T14:10:00+00:00",
         "exact_clock": True,
+        "machine_at": "2019-05-12T14:10:20+00:00",
         "header_charset": "gbk",
     }
     kept = cache.get("http://bbs.example.com/t?page=1")
@@ -77,6 +79,7 @@ def test_a_page_is_kept_as_one_file_written_whole(tmp_path):
         True,
         True,
     )
+    assert kept.machine_at == ours
     assert cache.get("http://bbs.example.com/t?page=2") is None
 
 

@@ -177,3 +177,62 @@ def test_deadline_with_impossible_clock_is_bad_input(text):
 def test_deadline_with_impossible_date_is_bad_input(text):
     with pytest.raises(BadInput, match=f"截止时间「{text}」里的日期不存在"):
         parse_deadline(text, TZ, OPENED)
+
+
+# --- summer time: a wall-clock time that names two moments, or none ----------------------------
+
+NEW_YORK = ZoneInfo("America/New_York")
+NY_OPENED = datetime(2019, 11, 2, 20, 0, tzinfo=NEW_YORK)
+
+
+@pytest.mark.parametrize("text", ["2019-11-03 01:30", "11-03 01:30", "01:30", "凌晨1点半"])
+def test_a_time_the_fall_back_shows_twice_is_refused_naming_both_readings(text):
+    with pytest.raises(BadInput) as caught:
+        parse_deadline(text, NEW_YORK, NY_OPENED)
+    message = caught.value.message
+    assert caught.value.exit_code == 2
+    assert f"时间「{text}」说不清是哪一刻" in message and "出现两次" in message
+    # both readings, in order, each with its offset and its moment in UTC, and how to write it
+    assert "2019-11-03 01:30 -04:00（UTC 05:30）" in message
+    assert "2019-11-03 01:30 -05:00（UTC 06:30）" in message
+    assert "「2019-11-03 01:30 -04:00」或「2019-11-03 01:30 -05:00」" in message
+
+
+def test_a_time_the_spring_forward_skips_is_refused_naming_both_readings():
+    with pytest.raises(BadInput) as caught:
+        parse_deadline("2019-03-10 02:30", NEW_YORK, None)
+    message = caught.value.message
+    assert "跳过了 2019-03-10 02:30" in message
+    assert "2019-03-10 02:30 -04:00（UTC 06:30，当地时钟 2019-03-10 01:30:00）" in message
+    assert "2019-03-10 02:30 -05:00（UTC 07:30，当地时钟 2019-03-10 03:30:00）" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "utc"),
+    [
+        ("2019-11-03 01:30 -04:00", datetime(2019, 11, 3, 5, 30, tzinfo=UTC)),
+        ("2019-11-03 01:30-0500", datetime(2019, 11, 3, 6, 30, tzinfo=UTC)),
+        ("2019-11-03 01:30 UTC-4", datetime(2019, 11, 3, 5, 30, tzinfo=UTC)),
+        ("11-03 01:30 GMT-05:00", datetime(2019, 11, 3, 6, 30, tzinfo=UTC)),
+        ("2019-03-10 03:30 -04:00", datetime(2019, 3, 10, 7, 30, tzinfo=UTC)),
+    ],
+)
+def test_the_written_offset_picks_the_reading(text, utc):
+    found = parse_deadline(text, NEW_YORK, NY_OPENED)
+    assert found == utc
+    assert found.astimezone(NEW_YORK).utcoffset() == found.utcoffset()
+
+
+def test_an_offset_the_zone_does_not_have_then_is_refused():
+    with pytest.raises(BadInput) as caught:
+        parse_deadline("2019-11-03 01:30 +08:00", NEW_YORK, NY_OPENED)
+    assert "UTC+08:00 不是 America/New_York" in caught.value.message
+    assert "UTC-04:00或UTC-05:00" in caught.value.message
+    assert parse_deadline("22:00 +08:00", TZ, OPENED) == at(2014, 12, 9, 22, 0)
+
+
+def test_a_dateless_time_passes_over_a_summer_time_day_already_behind_the_opening():
+    after_fall_back = datetime(2019, 11, 3, 12, 0, tzinfo=NEW_YORK)
+    assert parse_deadline("01:30", NEW_YORK, after_fall_back) == datetime(
+        2019, 11, 4, 1, 30, tzinfo=NEW_YORK
+    )

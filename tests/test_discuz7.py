@@ -21,6 +21,7 @@ import pytest
 import scrapers
 from killmod.core.errors import TallyFailed
 from killmod.core.model import PRECISION_SPAN
+from killmod.core.times import BoardClock
 from killmod.fetch.thread import read_thread
 from killmod.game.roster import parse_roster
 from killmod.usecases.tally import tally
@@ -381,7 +382,7 @@ def test_archiver_strips_nested_quotes_and_every_bbcode_tag(serve_site):
 def test_an_archiver_page_past_the_end_is_empty_and_counts_the_pages(serve_site):
     fake = demo_thread()
     past = discuz7_archiver.parse(
-        render_dz72_archiver(fake, 5).decode(), tz=SHANGHAI, fetched_at=DEMO_NOW
+        render_dz72_archiver(fake, 5).decode(), tz=SHANGHAI, clock=BoardClock(DEMO_NOW)
     )
     assert (past.posts, past.page_no, past.page_count) == ((), 5, 2)
     base = serve_site(dz72_site(fake))

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 import scrapers
 from killmod.commands.cli import main
+from killmod.core.times import BoardClock
 from killmod.fetch.http import Fetcher, FetchOptions
 from killmod.fetch.identity import Expected, mismatch
 from killmod.fetch.pages import read_page
@@ -60,7 +61,7 @@ def tally(url: str, roster: Path, *extra: str):
 
 
 def parse(body: bytes):
-    return discuz_x_mobile.parse(decode_html(body), tz=SHANGHAI, fetched_at=NOW)
+    return discuz_x_mobile.parse(decode_html(body), tz=SHANGHAI, clock=BoardClock(NOW))
 
 
 def renumbered_demo():
@@ -218,7 +219,7 @@ def test_the_utf8_boards_message_key_is_told_in_chinese():
         "messagestr": "mobile:viewperm_login_nopermission",
     }
     with pytest.raises(discuz_x_mobile.ScrapeError, match="尚未登录"):
-        discuz_x_mobile.parse(json.dumps(answer), tz=SHANGHAI, fetched_at=NOW)
+        discuz_x_mobile.parse(json.dumps(answer), tz=SHANGHAI, clock=BoardClock(NOW))
 
 
 def test_a_thread_that_does_not_exist_is_refused_in_the_boards_words(serve_site, roster):
@@ -243,7 +244,7 @@ def test_an_absent_api_is_refused_with_view_api(serve_site, roster):
 
 def test_an_answer_that_is_no_json_means_no_api():
     with pytest.raises(discuz_x_mobile.ApiClosed):
-        discuz_x_mobile.parse("<html><body>论坛</body></html>", tz=SHANGHAI, fetched_at=NOW)
+        discuz_x_mobile.parse("<html><body>论坛</body></html>", tz=SHANGHAI, clock=BoardClock(NOW))
     with pytest.raises(discuz_x_mobile.ApiClosed, match="mobile_is_closed"):
         parse(php_json({"error": "mobile_is_closed"}))
 

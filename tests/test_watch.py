@@ -247,3 +247,25 @@ def test_the_running_count_names_non_voters_by_the_rule_sets_policy(
     base = serve_site(board.site)
     notes = cli(board, base, x_roster, monkeypatch).stderr  # the running count is a note
     assert "还没有投票（截止时仍未投票的不计票）" in notes and "视为自投" not in notes
+
+
+def test_from_a_roster_the_notes_say_to_add_a_nickname_to_the_roster(
+    serve_site, roster, monkeypatch
+):
+    """Without a game file there is no ``killmod alias``: the final count's notes say what
+    ``tally --roster`` says, to add the nickname to the roster's aliases."""
+    demo = with_time_style(demo_thread(), "absolute")
+    nickname = FakePost(
+        90178, "夜猫子", 2012, at("21:30:00"), "改票：vote kp", time_style="absolute"
+    )
+    posts = [*demo.posts[:25], nickname, *demo.posts[25:]]  # after 闲云野鹤's 21:15:40
+    board = Board(at("22:30:00"))
+    board.site = discuz_x_site(FakeThread(demo.tid, demo.title, posts, demo.now))
+    base = serve_site(board.site)
+    watched = cli(board, base, roster, monkeypatch)
+    assert watched.exit_code == 0, watched.output
+    assert "「kp」不是名单上的名字" in watched.stderr and "killmod alias" not in watched.stderr
+    assert '若是某位玩家的昵称：在名单里他的 aliases 里加上 "kp"，再计票' in watched.stderr
+    args = [url(base), "--deadline", "22:00", "--roster", str(roster), "--delay", "0"]
+    counted = CliRunner().invoke(main, ["tally", *args, "--cache", str(roster.parent / "c")])
+    assert watched.stderr == counted.stderr

@@ -200,7 +200,10 @@ def test_a_ruling_record_post_and_undo(day, monkeypatch):
         "tally", url, "--db", twin, "--deadline", DEADLINE, "--rulings", rulings, "--record"
     )
     assert printed.exit_code == 0, printed.output
+    # byte for byte, the evidence's hash too: both read the thread at one moment (the hash
+    # covers the second each one read it)
     assert posted_text == printed.stdout
+    assert "计票证据 SHA-256：" in posted_text
     assert "5号" in posted_text and "被投出局" in posted_text
     # a second tab records the same round: the game file's guard refuses it
     twice = page.post("/vote/record", vote)

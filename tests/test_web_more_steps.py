@@ -267,6 +267,9 @@ def test_a_recorded_vote_is_recorded_again_once_the_judge_has_seen_what_changes(
     assert 'href="/vote?round=1&amp;count=1">按新的别名重新计票，重新记录第 1 轮' in elsewhere
     done = day.page.post("/vote/alias", vote | {"alias": "四哥", "seat": "4"})
     assert done.status_code == 200, done.get_data(as_text=True)
+    recounted = count_page(day, round="1")  # counted on the state it was counted on
+    assert "与记录不同" in recounted and "点下面的“重新记录第 1 轮……”" in recounted
+    assert "--replace" not in recounted
     twin = day.twin()  # the alias recorded: the command replaces from here
     private = sorted(day.private.rglob("*"))
 

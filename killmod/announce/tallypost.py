@@ -115,13 +115,14 @@ def tally_notes(
     """The notes for the judge: times to the minute, slips of the pen, loose readings
     (a part of a name, another script), names nobody has with the command that makes
     them an alias (``game_file``: else the roster's aliases; ``page``: the judge's page's
-    记为别名 button instead), posts a hidden effect left uncounted (empty when there is
+    记为别名 button instead), posts a hidden effect left uncounted, and a recorded vote
+    counted again against its record (empty when there is
     nothing to note)."""
     from killmod.announce.views import tally_notes_view
 
     view = tally_notes_view(result, game_file=game_file, page=page)
     # The bundled notes say nothing when there is nothing to note: no template to render.
-    noted = ("flags", "hidden", "loose", "unsure", "unknown")
+    noted = ("recount", "flags", "hidden", "loose", "unsure", "unknown")
     if templates is None and not any(view.values[key] for key in noted):
         return ""
     from killmod.announce.render import render_public

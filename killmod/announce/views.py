@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from killmod.core.model import (
     Ballot,
@@ -34,7 +35,7 @@ from killmod.core.model import (
     Verdict,
 )
 from killmod.core.redact import redact, redact_url
-from killmod.core.times import local_text
+from killmod.core.times import format_local, local_text
 from killmod.game.tallyjson import HIDDEN_FLAGS, HIDDEN_VERDICTS, revealed_camps
 
 if TYPE_CHECKING:
@@ -287,7 +288,8 @@ def tally_notes_view(
     a part of several names (``unsure``) — and each name nobody has with the command that
     makes it the suggested seat's alias (``unknown``; ``game_file``: the judge counts with
     a game file, else from a roster file; ``page``: on the judge's page, whose 记为别名
-    button does what the command would)."""
+    button does what the command would); and a recorded vote counted again, compared with
+    its record (``recount``, ``killmod.usecases.recount``)."""
     public = [public_verdict(v) for v in result.verdicts]
     return PublicView(
         {
@@ -306,6 +308,8 @@ def tally_notes_view(
             "suggestions": suggestions(result),
             "game_file": game_file,
             "page": page,
+            "recount": result.recount,
+            "deadline": result.deadline,
         }
     )
 
@@ -382,7 +386,7 @@ def replacement_view(done: Replacement) -> PublicView:
         {
             "round": done.round,
             "differences": done.differences,
-            "vote": {"names": done.names},
+            "names": done.names,
         }
     )
 
@@ -956,6 +960,7 @@ def inbox_night_view(reading: InboxNight, roster: Roster, explicit: dict[str, An
     from killmod.usecases.inbox import OPTION_NAMES, REASONS
 
     seats = names(roster)
+    tz = ZoneInfo(roster.timezone)
 
     def who(seat: int | None, name: str, uid: int | None = None) -> str:
         return f"{seat}号 {name}" if seat is not None else f"{name}（uid {uid}，不在名单上）"
@@ -988,7 +993,7 @@ def inbox_night_view(reading: InboxNight, roster: Roster, explicit: dict[str, An
     }
     lines = [
         InboxLine(
-            f"{read.letter.at:%m-%d %H:%M}",
+            format_local(read.letter.at, tz)[:16],  # shown to the minute
             who(read.letter.seat, read.letter.name, read.letter.uid),
             read.letter.text.replace("\n", " "),
             OPTION_NAMES.get(read.option, "") if read.option else "",
@@ -1000,8 +1005,8 @@ def inbox_night_view(reading: InboxNight, roster: Roster, explicit: dict[str, An
     return PrivateView(
         {
             "night": reading.night,
-            "since": f"{reading.since:%Y-%m-%d %H:%M}",
-            "until": f"{reading.until:%Y-%m-%d %H:%M:%S}",
+            "since": format_local(reading.since, tz),
+            "until": format_local(reading.until, tz),
             "choices": choices,
             "lines": lines,
             "earlier": reading.earlier,

@@ -1,18 +1,22 @@
 """The judge's 站内短信 read from the board for a night (``killmod night --from-pm``).
 
 The inbox's pages and each conversation's pages are read back to the night's start; what
-the letters say is settled by ``killmod.usecases.inbox``.
+the letters say is settled by ``killmod.usecases.inbox``.  Their times are on the judge's
+board clock: each page is read in the zone its footer declares (the judge's account may be
+set to another zone than the game's) and its times given in the game's; a page that
+declares none, where the others read did, is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from killmod.board.session import Board, BoardOptions, BoardRefused
 from killmod.core.errors import BadInput
 from killmod.core.model import Roster
+from killmod.core.times import format_local, zone_label
 from killmod.game.state import rule_set_of, state_for
 from killmod.game.store import Game
 from killmod.usecases.inbox import MINUTE, InboxNight, Letter, night_start, settle_letters
@@ -39,7 +43,7 @@ def read_night(
     start = since or night_start(game, night_no)
     if until <= start:
         raise BadInput(
-            f"截止时间 {until:%Y-%m-%d %H:%M} 不在本夜开始（{start:%Y-%m-%d %H:%M}）之后："
+            f"截止时间 {format_local(until, tz)} 不在本夜开始（{format_local(start, tz)}）之后："
             "--until 写错了？"
         )
     from killmod.usecases.night import night_rights
@@ -49,22 +53,52 @@ def read_night(
     with Board(board_url, options) as board:
         page = board.read(dzx.inbox_url(board.root))
         board.judge(page.html, roster, page.url)
-        letters, earlier = _letters(board, page.html, roster, tz, start)
+        letters, earlier = _letters(_Pages(board, tz), page.html, roster, start)
     return settle_letters(
         night_no, start, until, letters, earlier, skills, roster, reject_ambiguous
     )
 
 
+class _Pages:
+    """The inbox's and conversations' pages as read, each in the zone its footer declares:
+    one that declares none, among pages that did, is refused (its times cannot be placed)."""
+
+    def __init__(self, board: Board, tz: ZoneInfo) -> None:
+        self.board, self.tz = board, tz
+        self.declared: tuple[str, tzinfo] | None = None
+        self.undeclared: str | None = None
+
+    def parsed(self, parse, html: str, url: str) -> dzx.PmPage:
+        try:
+            page = parse(html, self.tz)
+        except ScrapeError as error:
+            raise BoardRefused(f"读不了站内短信页面：{url}（{error.message}）") from None
+        if page.zone is not None and self.declared is None:
+            self.declared = (url, page.zone)
+        if page.zone is None and self.undeclared is None:
+            self.undeclared = url
+        if self.declared is not None and self.undeclared is not None:
+            shown, zone = self.declared
+            raise BoardRefused(
+                f"站内短信页面 {self.undeclared} 没有注明时间是哪个时区的（页脚没有 GMT±N），"
+                f"而 {shown} 注明了 {zone_label(zone)}：这一页的时间无法确定，已拒绝"
+            )
+        return page
+
+    def read(self, parse, url: str) -> dzx.PmPage:
+        return self.parsed(parse, self.board.read(url).html, url)
+
+
 def _letters(
-    board: Board, first: str, roster: Roster, tz: ZoneInfo, since: datetime
+    pages: _Pages, first: str, roster: Roster, since: datetime
 ) -> tuple[list[Letter], int]:
     """Every player's message from ``since`` on, in the order sent (pmid), and how many
     earlier ones the pages read showed (not listed)."""
     seats = {p.uid: p for p in roster.players if p.uid is not None}
     letters: list[Letter] = []
     earlier = 0
-    for talk in _conversations(board, first, tz, since):
-        for message in _messages(board, talk.uid, tz, since):
+    for talk in _conversations(pages, first, since):
+        for message in _messages(pages, talk.uid, since):
             if message.mine:
                 continue
             if message.at + MINUTE < since:
@@ -85,14 +119,13 @@ def _letters(
     return letters, earlier
 
 
-def _conversations(
-    board: Board, first: str, tz: ZoneInfo, since: datetime
-) -> Iterator[dzx.Conversation]:
+def _conversations(pages: _Pages, first: str, since: datetime) -> Iterator[dzx.Conversation]:
     """The inbox's conversations with a message from ``since`` on (newest first: the
     pages are read until one ends before ``since``)."""
-    html, number = first, 1
+    root = pages.board.root
+    page = pages.parsed(dzx.inbox, first, dzx.inbox_url(root, 1))
+    number = 1
     while True:
-        page = _parsed(dzx.inbox, html, tz, dzx.inbox_url(board.root, number))
         for talk in page.conversations:
             if talk.last_at + MINUTE >= since:
                 yield talk
@@ -100,26 +133,18 @@ def _conversations(
         if done or number >= page.pages:
             return
         number += 1
-        html = board.read(dzx.inbox_url(board.root, number)).html
+        page = pages.read(dzx.inbox, dzx.inbox_url(root, number))
 
 
-def _messages(board: Board, uid: int, tz: ZoneInfo, since: datetime) -> list[dzx.Message]:
+def _messages(pages: _Pages, uid: int, since: datetime) -> list[dzx.Message]:
     """The conversation's messages from its last page back to the one that starts
     before ``since``."""
-    url = dzx.conversation_url(board.root, uid)
-    page = _parsed(dzx.conversation, board.read(url).html, tz, url)
+    root = pages.board.root
+    page = pages.read(dzx.conversation, dzx.conversation_url(root, uid))
     found = list(page.messages)
     number = page.page
     while number > 1 and (not page.messages or min(m.at for m in page.messages) >= since):
         number -= 1
-        url = dzx.conversation_url(board.root, uid, number)
-        page = _parsed(dzx.conversation, board.read(url).html, tz, url)
+        page = pages.read(dzx.conversation, dzx.conversation_url(root, uid, number))
         found += page.messages
     return found
-
-
-def _parsed(parse, html: str, tz: ZoneInfo, url: str) -> dzx.PmPage:
-    try:
-        return parse(html, tz)
-    except ScrapeError as error:
-        raise BoardRefused(f"读不了站内短信页面：{url}（{error.message}）") from None

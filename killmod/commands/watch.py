@@ -133,7 +133,9 @@ def _watch(game, source, *, roster, every, grace, record, edits, ambiguous_time,
                 if not record:
                     rules = rule_set(update.result.rules)
                     post(render_tally(update.result, "bbcode", rules, templates))
-                    judge_notes(update.result, templates, print_secrets=False)
+                    judge_notes(
+                        update.result, templates, print_secrets=False, game_file=game is not None
+                    )
                 continue
             left = int(update.remaining.total_seconds()) if update.remaining else 0
             policy = rule_set(update.result.rules).TALLY_POLICY if update.result else None

@@ -7,7 +7,7 @@ layer (scrapers, votes, rules, store, announce) speaks in these types.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import Any, Literal
 
 Precision = Literal["second", "minute", "hour", "day"]
@@ -55,6 +55,12 @@ class Page:
     thread's id on the board (None where the page does not show them), and whether the
     view shows only the first part of a longer thread (the printable view's 100 posts).
 
+    ``zone`` is the zone the page declares its times are shown in (Discuz's footer:
+    ``GMT+8``), None where it declares none; ``local_times`` whether it shows any time on
+    the board's wall clock at all (an API answer's unix seconds are not: it needs no zone);
+    ``clock`` the board's clock when it rendered the page, where the page shows it (the
+    footer's, to the minute).
+
     What it declares of the whole, where it does (None where it does not), for the check
     that no post is missing (``killmod.fetch.whole``): ``counted``, its floors are counted
     (1, 2, 3… with no gap: a deleted post's floor goes to the next post, or shows as an
@@ -72,6 +78,9 @@ class Page:
     title: str | None = None
     thread_id: str | None = None
     partial: bool = False  # the view stops at its limit: the thread may go on past it
+    zone: tzinfo | None = None
+    local_times: bool = True
+    clock: datetime | None = None
     counted: bool = False
     replies: int | None = None
     per_page: int | None = None
@@ -311,6 +320,26 @@ class Recorded:
 
 
 @dataclass(frozen=True)
+class Recount:
+    """A vote already recorded, counted again on the state it was counted on
+    (``killmod.usecases.recount``): when it was recorded, with which deadline, and each
+    difference of this count from the record in its outcome, ballots and warnings
+    (``killmod.usecases.verify.Difference``; none: they agree).  ``replacing``: this count
+    is recorded in the record's place (``--record --replace``); ``final`` False: a
+    provisional count (before the deadline, or ``--as-of``), not compared; ``blocked``: why
+    recording it anew would be refused now (the refusal's message), None when it would.
+    """
+
+    round: int
+    recorded_at: datetime
+    deadline: datetime
+    differences: tuple[Any, ...] = ()
+    replacing: bool = False
+    final: bool = True
+    blocked: str | None = None
+
+
+@dataclass(frozen=True)
 class Stage:
     """One vote of a round's day under the rule set's procedure.
 
@@ -454,7 +483,8 @@ class TallyResult:
 
     ``excused`` are the non-voters not warned because they were on leave (1.2 请假).
     ``pinned`` are the players' uids this read took from the board (the roster had none):
-    ``killmod.ballots.uids.Pin``; ``roster`` carries them.
+    ``killmod.ballots.uids.Pin``; ``roster`` carries them.  ``recount``: the vote was
+    already recorded, and how this count compares with the record.
     """
 
     rules: str
@@ -475,3 +505,4 @@ class TallyResult:
     excused: tuple[int, ...] = ()
     early: bool = False  # counted before its deadline
     pinned: tuple[Any, ...] = ()
+    recount: Recount | None = None

@@ -10,18 +10,25 @@ A relative text names a span, not a moment: Discuz's ``dgmdate`` writes "5 分�
 for anything 300 to 359 seconds old, "5 小时前" for a whole hour of times.  A time
 read from one is the span's first second, with the precision that covers the span
 (``killmod.core.model.PRECISION_SPAN``), widened by how exactly the clock it counts from
-is known: the HTTP ``Date`` of the response gives seconds, a footer clock minutes.
+is known: the HTTP ``Date`` of the response gives seconds, a footer clock minutes
+(``BoardClock``).  A clock that cannot be believed (``BoardClock.doubt``: the ``Date`` and
+the page's own clock, or ours, disagree) refuses any relative time counted from it.
+
+A page says which zone its times are in where the board prints it (Discuz's footer:
+``GMT+8, 2019-5-12 21:58``; ``declared_zone``): those are fixed offsets, never summer
+time.  A wall-clock time the judge writes in the game's zone goes through
+``local_moment``, which refuses one that a summer-time change makes ambiguous or skips.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from zoneinfo import ZoneInfo
 
-from killmod.core.errors import BadInput
+from killmod.core.errors import BadInput, TallyFailed
 from killmod.core.model import PRECISION_SPAN, Precision
 
 if TYPE_CHECKING:
@@ -64,17 +71,48 @@ _SPANS = (
 )
 
 
+class DoubtfulClock(TallyFailed):
+    """A relative time counted from a board clock that cannot be believed; ``source`` is a
+    page of the same board that shows its clock (to check it by), where one is known."""
+
+    def __init__(self, message: str, source: str | None = None) -> None:
+        super().__init__(message)
+        self.source = source
+
+
+class BoardClock(NamedTuple):
+    """The board's clock when it rendered a page, which relative times count back from.
+
+    ``now`` is aware; ``slack`` how many seconds later the board's clock may really have
+    been (0: the HTTP ``Date``, believed; 59: a clock shown to the minute, or ours).
+    ``doubt``, when set, says in Chinese why the clock cannot be believed, naming the
+    clocks that disagree: a relative time counted from it is refused with it.
+    """
+
+    now: datetime
+    slack: int = 59
+    doubt: str | None = None
+
+
 def parse_board_time(
-    text: str, tz: ZoneInfo, now: datetime, title: str | None = None, *, slack: int = 0
+    text: str,
+    tz: tzinfo,
+    now: datetime,
+    title: str | None = None,
+    *,
+    slack: int = 0,
+    doubt: str | None = None,
 ) -> tuple[datetime, Precision]:
     """Read a post time as the board shows it; return it (aware, in ``tz``) and its precision.
 
     ``text`` is the visible text, ``title`` the exact time a board puts in the
-    ``title`` of a relative time's span (preferred when it can be read).
-    ``now`` is the board's clock when it rendered the page (aware); relative texts
-    are resolved against it, ``slack`` is how many seconds later the board's clock
-    may really have been (0 for the HTTP ``Date``, 59 for a clock shown to the
-    minute).  Raises ``BadInput`` when the text is no time a board shows.
+    ``title`` of a relative time's span (preferred when it can be read); ``tz`` is the
+    zone the board shows its times in.  ``now`` is the board's clock when it rendered
+    the page (aware); relative texts are resolved against it, ``slack`` is how many
+    seconds later the board's clock may really have been (0 for the HTTP ``Date``, 59 for
+    a clock shown to the minute), ``doubt`` why that clock cannot be believed (a relative
+    text is then refused: ``TallyFailed``).  Raises ``BadInput`` when the text is no time a
+    board shows.
     """
     if title is not None:
         exact = _parse_absolute(title, tz)
@@ -83,10 +121,87 @@ def parse_board_time(
     absolute = _parse_absolute(text, tz)
     if absolute is not None:
         return absolute
+    if doubt is not None and _RELATIVE.fullmatch(_normalise(text)):
+        raise DoubtfulClock(f"{doubt}：无法据此推算相对时间「{_normalise(text)}」，已拒绝")
     return _parse_relative(text, tz, now, slack)
 
 
-def parse_edit_notice(text: str, tz: ZoneInfo) -> datetime | None:
+def clock_time(clock: BoardClock, text: str, tz: tzinfo, title: str | None = None):
+    """``parse_board_time`` counting relative texts back from ``clock``."""
+    return parse_board_time(text, tz, clock.now, title=title, slack=clock.slack, doubt=clock.doubt)
+
+
+# Discuz's footer: "GMT+8", "GMT-3.5", "GMT+5.75" (timeoffset in hours), "GMT" for UTC.
+_OFFSET = re.compile(r"GMT(?:([+-])(\d{1,2}(?:\.\d+)?))?")
+
+
+def zone_from_gmt(label: str) -> timezone | None:
+    """The fixed offset a board's ``GMT+8``-style label names, or None when it is none
+    (the label as Discuz prints its ``timeoffset``: whole and fractional hours)."""
+    found = _OFFSET.fullmatch(label.strip())
+    if found is None:
+        return None
+    sign, hours = found.groups()
+    if hours is None:
+        return UTC
+    minutes = round(float(hours) * 60)
+    if minutes > 14 * 60:
+        return None
+    return timezone(timedelta(minutes=-minutes if sign == "-" else minutes))
+
+
+def zone_label(zone: tzinfo, at: datetime | None = None) -> str:
+    """A zone as the judge reads it: ``Asia/Shanghai`` for a named zone, ``UTC+07:00`` for
+    a fixed offset (``at`` the moment whose offset a named zone shows, when it matters)."""
+    if isinstance(zone, ZoneInfo):
+        return zone.key
+    offset = zone.utcoffset(at) or timedelta(0)
+    return f"UTC{_offset_text(offset)}"
+
+
+def _offset_text(offset: timedelta) -> str:
+    minutes = int(offset.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def local_moment(wall: datetime, tz: ZoneInfo, text: str) -> datetime:
+    """The moment the wall-clock time ``wall`` (naive) names in the zone ``tz``.
+
+    A summer-time change makes some wall-clock times name two moments (the hour the clock
+    is set back shows twice) and others none (the hour it skips): such a time is refused
+    (``BadInput`` naming ``text``, both readings and how to write the UTC offset that
+    picks one), never silently taken as one of them.
+    """
+    first, second = wall.replace(tzinfo=tz, fold=0), wall.replace(tzinfo=tz, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return first
+    shown = f"{wall:%Y-%m-%d %H:%M}"
+    exists = _exists(first, wall)
+    moments = sorted((first, second), key=lambda m: m.astimezone(UTC))
+    readings = []
+    for moment in moments:
+        reading = f"{shown} {_offset_text(moment.utcoffset())}（UTC {moment.astimezone(UTC):%H:%M}"
+        if not exists:
+            reading += f"，当地时钟 {format_local(moment.astimezone(UTC), tz)}"
+        readings.append(reading + "）")
+    offsets = "或".join(f"「{shown} {_offset_text(m.utcoffset())}」" for m in moments)
+    if exists:
+        why = f"这一天 {tz.key} 的夏令时结束，时钟拨回，{shown} 出现两次"
+    else:
+        why = f"这一天 {tz.key} 的夏令时开始，时钟拨快，跳过了 {shown}"
+    raise BadInput(
+        f"时间「{text}」说不清是哪一刻：{why}，可能是 {'，也可能是 '.join(readings)}。"
+        f"请在时间后写上 UTC 偏移指明是哪一个：{offsets}"
+    )
+
+
+def _exists(moment: datetime, wall: datetime) -> bool:
+    """Whether ``moment`` shows ``wall`` on its zone's clock (a skipped time does not)."""
+    return moment.astimezone(UTC).astimezone(moment.tzinfo).replace(tzinfo=None) == wall
+
+
+def parse_edit_notice(text: str, tz: tzinfo) -> datetime | None:
     """The time in a "本帖最后由 X 于 Y-n-j H:i 编辑" notice (aware), or None without one.
 
     Reads the traditional "本帖最後由 X 於 … 編輯" too.  A notice with an impossible date
@@ -97,7 +212,7 @@ def parse_edit_notice(text: str, tz: ZoneInfo) -> datetime | None:
     return found[0] if found else None
 
 
-def format_local(moment: datetime, tz: ZoneInfo) -> str:
+def format_local(moment: datetime, tz: tzinfo) -> str:
     """A moment as the judge writes it, in the game's time zone: ``2019-05-12 22:00:00``."""
     return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -114,7 +229,7 @@ def format_iso(dt: datetime) -> str:
     return dt.replace(microsecond=0).isoformat(timespec="seconds")
 
 
-def _parse_absolute(text: str, tz: ZoneInfo) -> tuple[datetime, Precision] | None:
+def _parse_absolute(text: str, tz: tzinfo) -> tuple[datetime, Precision] | None:
     """The fast path: an absolute board time, or None when ``text`` is not one."""
     match = _ABSOLUTE.fullmatch(text)
     if match is None:
@@ -122,7 +237,7 @@ def _parse_absolute(text: str, tz: ZoneInfo) -> tuple[datetime, Precision] | Non
     return _datetime_from(match, tz)
 
 
-def _datetime_from(match: re.Match[str], tz: ZoneInfo) -> tuple[datetime, Precision] | None:
+def _datetime_from(match: re.Match[str], tz: tzinfo) -> tuple[datetime, Precision] | None:
     """Build the time a ``_DATE`` + ``_CLOCK`` match names, or None if it is impossible."""
     if match["y"] is not None:
         year, month, day = int(match["y"]), int(match["m"]), int(match["d"])
@@ -140,16 +255,14 @@ def _datetime_from(match: re.Match[str], tz: ZoneInfo) -> tuple[datetime, Precis
     return found, "minute" if seconds is None else "second"
 
 
-def _parse_relative(
-    text: str, tz: ZoneInfo, now: datetime, slack: int
-) -> tuple[datetime, Precision]:
+def _parse_relative(text: str, tz: tzinfo, now: datetime, slack: int) -> tuple[datetime, Precision]:
     """Resolve a relative board time ("5 小时前", "昨天 21:55"…) against ``now``: the first
     second of the span it names, and the precision that covers the span."""
     normal = _normalise(text)
     if _RELATIVE.fullmatch(normal) is None:
         raise BadInput(f"无法识别的发帖时间：「{text}」")
     base = now.astimezone(tz).replace(tzinfo=None, microsecond=0)
-    found = _relative_parser(tz.key, base).get_date_data(normal).date_obj
+    found = _relative_parser(base).get_date_data(normal).date_obj
     if found is None:
         raise BadInput(f"无法识别的发帖时间：「{text}」")
     found = found.replace(tzinfo=tz, microsecond=0)
@@ -174,13 +287,14 @@ def _normalise(text: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _relative_parser(tz_name: str, base: datetime) -> DateDataParser:
-    """A dateparser parser for Chinese relative times seen from ``base`` (naive, in ``tz_name``)."""
+def _relative_parser(base: datetime) -> DateDataParser:
+    """A dateparser parser for Chinese relative times seen from ``base``: the board's wall
+    clock (naive), which the found time is read on too (no zone is converted)."""
     from dateparser.date import DateDataParser
 
     settings = {
         "RELATIVE_BASE": base,
-        "TIMEZONE": tz_name,
-        "RETURN_AS_TIMEZONE_AWARE": True,
+        "TIMEZONE": "UTC",
+        "RETURN_AS_TIMEZONE_AWARE": False,
     }
     return DateDataParser(languages=["zh"], settings=settings)

@@ -15,6 +15,13 @@ pages (two floors) says two moments: refused.  Pids are the posts' identity, not
 a deleted post's pid is simply gone, and a thread merged from another has its posts' pids
 out of order, so pids are not held to run on.
 
+Version 1's edit notices are on the board's clock, in the zone the reader's account (or the
+board) shows times in; an answer shows it only beside its unix seconds, where it does
+(``scrapers.discuz_x_mobile_zone``: the thread's ``lastpost`` against the newest post, a
+post's ``dateline`` with a clock in it).  An answer with edit notices that shows no zone
+is placed in the zone another answer of the same read showed, and only when none did (nor
+any page of the board earlier in the command) is the thread's first page read for it.
+
 ``poll`` reads, for ``watch``, one small page: the one holding the last post known, at the
 size from ``TAIL_PPP`` to twice that which leaves it the most room for new posts (or the
 size the board gives), and any after it when they fill it.
@@ -31,7 +38,7 @@ from killmod.core.model import Page, Post, ViewRead
 from killmod.fetch.http import Fetched, Fetcher
 from killmod.fetch.identity import Expected
 from killmod.fetch.paged import page_count
-from killmod.fetch.pages import again_on_redirect, parse_fetched, read_at
+from killmod.fetch.pages import again_on_redirect, parse_fetched
 from killmod.fetch.whole import Thread, assemble, check_whole
 from scrapers.base import ThreadViews
 
@@ -85,16 +92,15 @@ def read_api(
     scraper = views.api
     first_url = views.api_url(API_PPP, 1, version)
     tid = scraper.address(first_url).thread
-    _, first, from_cache, _ = read_at(
-        first_url, fetcher, cached=tail, tz=tz, forum=scraper.NAME, profile=None, keep_posts=False
-    )
+    reader = _Pages(fetcher, tz, scraper.NAME, Expected(thread=tid), lambda n: first_url)
+    (first,) = reader.read([1], cached_before=2 if tail else 0)
+    from_cache = 1 in reader.cached
     size = first.per_page or API_PPP
-    same = Expected(thread=first.thread_id or tid, title=first.title)
 
     def url(n: int) -> str:
         return first_url if n == 1 and size == API_PPP else views.api_url(size, n, version)
 
-    reader = _Pages(fetcher, tz, scraper.NAME, same, url)
+    reader.same, reader.url = Expected(thread=first.thread_id or tid, title=first.title), url
     known = first.page_count if from_cache else 0
     # A page from the cache counts as read unless it is the last one it knew.
     pages = {1: first} if not from_cache or known > 1 else {}
@@ -110,6 +116,7 @@ def read_api(
             )
     _not_older(reader, pages, since=known)
     _one_floor_each(pages, reader.url)
+    reader.place(pages)
     ordered = [pages[n] for n in sorted(pages)]
     thread = assemble(source, ordered, scraper.NAME, url)
     cookies = fetcher.options.cookies is not None
@@ -162,7 +169,14 @@ def _one_floor_each(pages: dict[int, Page], url: Callable[[int], str]) -> None:
 
 
 class _Pages:
-    """Pages of the API at one size, each checked to be the page asked for."""
+    """Pages of the API at one size, each checked to be the page asked for.
+
+    An answer's edit notices are on the board's clock, in a zone it shows only beside its
+    unix seconds, where it does (``scrapers.discuz_x_mobile_zone``).  An answer that needs
+    the board's zone and does not show it, when no page of the board has shown it yet, is
+    kept aside (``unplaced``) and read again by ``place`` once the other answers of the read
+    may have shown it: only when none did is the page the format names (the thread's first
+    page) read for it."""
 
     def __init__(
         self,
@@ -173,6 +187,8 @@ class _Pages:
         url: Callable[[int], str],
     ) -> None:
         self.fetcher, self.tz, self.forum, self.same, self.url = fetcher, tz, forum, same, url
+        self.unplaced: dict[int, Fetched] = {}
+        self.cached: set[int] = set()  # the pages last read from the cache
 
     def read(self, numbers: list[int], *, cached_before: int) -> list[Page]:
         """Pages ``numbers``, those before ``cached_before`` from the cache where it has
@@ -182,21 +198,42 @@ class _Pages:
         cached = {u for n, u in urls.items() if n < cached_before}
 
         def parse(fetched: Fetched) -> Page:
-            expected = self.expected(numbered[fetched.url])
-            return parse_fetched(
-                fetched,
-                self.fetcher,
-                tz=self.tz,
-                forum=self.forum,
-                profile=None,
-                expected=expected,
-                keep_posts=False,
-            )[1]
+            n = numbered[fetched.url]
+            zone_known = self.fetcher.boards.known(fetched.url) is not None
+            page = self._parse(fetched, n, learn_zone=False)
+            if not zone_known and page.zone is None and page.local_times:
+                self.unplaced[n] = fetched
+            else:
+                self.unplaced.pop(n, None)
+            if fetched.cached:
+                self.cached.add(n)
+            else:
+                self.cached.discard(n)
+            return page
 
         again = again_on_redirect(self.forum)
         return self.fetcher.fetch_all(
             list(urls.values()), cached=cached, then=parse, again_on_redirect=again
         )
+
+    def place(self, pages: dict[int, Page]) -> None:
+        """The pages kept aside for the board's zone, read again in it (``_Pages``)."""
+        for n, fetched in sorted(self.unplaced.items()):
+            if n in pages:
+                pages[n] = self._parse(fetched, n, learn_zone=True)
+        self.unplaced.clear()
+
+    def _parse(self, fetched: Fetched, n: int, *, learn_zone: bool) -> Page:
+        return parse_fetched(
+            fetched,
+            self.fetcher,
+            tz=self.tz,
+            forum=self.forum,
+            profile=None,
+            expected=self.expected(n),
+            keep_posts=False,
+            learn_zone=learn_zone,
+        )[1]
 
     def expected(self, n: int) -> Expected:
         return replace(self.same, page=n)
@@ -251,11 +288,16 @@ def _tail(
     # Past the end (posts deleted since), the board answers with its last page: floors moved.
     same = Expected(thread=scraper.address(url(1)).thread, title=previous.title, past_end=True)
     reader = _Pages(fetcher, tz, scraper.NAME, same, url)
-    pages = reader.read([(last - 1) // size + 1], cached_before=0)
+    asked = [(last - 1) // size + 1]
+    pages = reader.read(asked, cached_before=0)
     if pages[0].per_page != size:
         return pages
     while pages[-1].page_count > pages[-1].page_no:
-        pages += reader.read([pages[-1].page_no + 1], cached_before=0)
+        asked.append(pages[-1].page_no + 1)
+        pages += reader.read(asked[-1:], cached_before=0)
+    placed = dict(zip(asked, pages, strict=True))
+    reader.place(placed)
+    pages = [placed[n] for n in asked]
     check_whole(pages, url)
     return pages
 

@@ -2,8 +2,9 @@
 
 Each page is one file named by the SHA-256 of its URL, ``HASH.page``: a first line of
 JSON (``url``, ``fetched_at``, ``exact_clock`` (``fetched_at`` is the board's HTTP
-``Date``), ``header_charset`` and, once the page has been parsed, ``parsed``: by which
-scraper, in which time zone, the fingerprint of what was parsed, and the posts it read),
+``Date``), ``machine_at`` (our clock when the answer came), ``header_charset`` and, once
+the page has been parsed, ``parsed``: by which scraper, in which time zones, the
+fingerprint of what was parsed, the posts it read and the zone the page declared),
 then the bytes as the board sent them.  Only a page that was the page asked for is kept.
 The file is written to a temporary file and moved into place (``os.replace``): a reader
 never sees half a page.
@@ -20,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from killmod.core.errors import BadInput
@@ -34,8 +35,9 @@ class Fetched:
     came from the cache rather than the board.
 
     ``exact_clock``: ``fetched_at`` is the board's own clock to the second (the response's
-    HTTP ``Date``), not ours or a file's time.  ``final_url`` is where the board's
-    redirects led, when they led elsewhere than ``url``.
+    HTTP ``Date``), not ours or a file's time; ``machine_at`` is our clock when the answer
+    came (None for a saved page), which the ``Date`` is checked against.  ``final_url`` is
+    where the board's redirects led, when they led elsewhere than ``url``.
     """
 
     url: str
@@ -45,6 +47,7 @@ class Fetched:
     cached: bool = False
     exact_clock: bool = False
     final_url: str | None = None
+    machine_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -84,22 +87,27 @@ class PageCache:
             return None
         fetched_at = datetime.fromisoformat(meta["fetched_at"])
         exact = meta.get("exact_clock") is True
-        return Fetched(url, body, meta.get("header_charset"), fetched_at, True, exact)
+        machine = meta.get("machine_at")
+        machine_at = datetime.fromisoformat(machine) if isinstance(machine, str) else None
+        charset = meta.get("header_charset")
+        return Fetched(url, body, charset, fetched_at, True, exact, machine_at=machine_at)
 
-    def get_parsed(self, url: str, tz: str) -> ParsedPage | None:
-        """The cached page at ``url`` as parsed in the time zone ``tz``; its bytes are not
-        read."""
+    def get_parsed(self, url: str, tz: str | tuple[str, ...]) -> ParsedPage | None:
+        """The cached page at ``url`` as parsed in the time zone ``tz`` (or any of several:
+        ``killmod.fetch.pages`` names the zones a page was read in); its bytes are not read."""
         try:
             with self._path(url).open("rb") as file:
                 meta = _meta(file.readline(), url)
         except OSError:
             return None
         kept = meta.get("parsed") if meta else None
-        if not isinstance(kept, dict) or kept.get("tz") != tz:
+        if not isinstance(kept, dict) or kept.get("tz") not in (
+            (tz,) if isinstance(tz, str) else tz
+        ):
             return None
         try:
             page = _page_from_json(kept["page"])
-            return ParsedPage(kept["scraper"], tz, page, kept.get("fingerprint"))
+            return ParsedPage(kept["scraper"], kept["tz"], page, kept.get("fingerprint"))
         except (KeyError, TypeError, ValueError):  # another killmod's: parse afresh
             return None
 
@@ -109,6 +117,7 @@ class PageCache:
             "url": redact_url(page.url),
             "fetched_at": page.fetched_at.isoformat(),
             "exact_clock": page.exact_clock,
+            "machine_at": page.machine_at.isoformat() if page.machine_at else None,
             "header_charset": page.header_charset,
         }
         if parsed is not None:
@@ -162,7 +171,9 @@ _TUPLES = [_FIELDS.index("quotes"), _FIELDS.index("hidden")]
 
 
 def _page_json(page: Page) -> dict:
-    """A page as JSON: its posts as rows of their fields, in the order ``fields`` names."""
+    """A page as JSON: its posts as rows of their fields, in the order ``fields`` names,
+    what it declares of the whole thread, and the zone it declared (its offset in
+    seconds)."""
     rows = []
     for post in page.posts:
         row = [getattr(post, name) for name in _FIELDS]
@@ -181,12 +192,14 @@ def _page_json(page: Page) -> dict:
         "partial": page.partial,
         "declared": [page.counted, page.replies, page.per_page, page.hidden, list(page.vacant)],
         "edits_shown": page.edits_shown,
+        "zone": page.zone.utcoffset(None).total_seconds() if page.zone else None,
+        "local_times": page.local_times,
     }
 
 
 def _page_from_json(kept: dict) -> Page:
-    if kept["fields"] != _FIELDS:
-        raise ValueError("posts kept with other fields")
+    if kept["fields"] != _FIELDS or "zone" not in kept:
+        raise ValueError("posts kept with other fields, or without the zone")
     posts = []
     for row in kept["posts"]:
         for index in _TIMES:
@@ -202,10 +215,12 @@ def _page_from_json(kept: dict) -> Page:
         kept["title"],
         kept["thread_id"],
         kept.get("partial") is True,
-        counted is True,
-        replies,
-        per_page,
-        hidden,
-        tuple(vacant),
-        kept["edits_shown"] is True,
+        counted=counted is True,
+        replies=replies,
+        per_page=per_page,
+        hidden=hidden,
+        vacant=tuple(vacant),
+        edits_shown=kept["edits_shown"] is True,
+        zone=timezone(timedelta(seconds=kept["zone"])) if kept["zone"] is not None else None,
+        local_times=kept.get("local_times") is not False,
     )

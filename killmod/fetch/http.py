@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
     import requests
 
+    from killmod.fetch.clocks import BoardClocks
+
 __all__ = ["FetchOptions", "Fetched", "Fetcher", "load_cookies"]
 
 USER_AGENT = (
@@ -277,6 +279,21 @@ class Fetcher:
         self._cookies = load_cookies(self.options.cookies) if self.options.cookies else None
         self._session: requests.Session | None = None
         self.pacer = HostPacer(self.options.delay)
+        self._boards: BoardClocks | None = None
+        self._boards_made = threading.Lock()
+
+    @property
+    def boards(self) -> BoardClocks:
+        """Each board's zone and clock as its pages showed them in this command
+        (``killmod.fetch.clocks``; loaded with the first page read: a saved page's tally
+        reads none through the fetcher)."""
+        if self._boards is None:
+            with self._boards_made:
+                if self._boards is None:
+                    from killmod.fetch.clocks import BoardClocks
+
+                    self._boards = BoardClocks()
+        return self._boards
 
     @property
     def session(self) -> requests.Session:
@@ -389,9 +406,11 @@ class Fetcher:
             body = self._body(url, response)
             content_type = response.headers.get("Content-Type", "")
             header_charset = response.encoding if "charset" in content_type else None
-            clock, exact = _server_clock(response)
+            clock, exact, ours = _server_clock(response)
         moved = final if final != url else None
-        return Fetched(url, body, header_charset, clock, exact_clock=exact, final_url=moved)
+        return Fetched(
+            url, body, header_charset, clock, exact_clock=exact, final_url=moved, machine_at=ours
+        )
 
     def _follow(self, url: str, again_on_redirect: bool = False) -> tuple[requests.Response, str]:
         """The answer to ``url`` after the board's redirects, and where they led.
@@ -607,15 +626,18 @@ def _http_reason(status: int) -> str:
     return "，论坛服务器出错" if status >= 500 else ""
 
 
-def _server_clock(response: requests.Response) -> tuple[datetime, bool]:
+def _server_clock(response: requests.Response) -> tuple[datetime, bool, datetime]:
     """The server's Date header (the board's clock, to the second) when it sends one, else
-    ours; and whether it is the board's."""
+    ours; whether it is the board's; and ours, when the answer came (the ``Date`` is
+    believed only where it agrees with it, or with the page's own clock:
+    ``killmod.fetch.pages.fetched_clock``)."""
     from email.utils import parsedate_to_datetime
 
+    ours = datetime.now(UTC)
     try:
         found = parsedate_to_datetime(response.headers["Date"])
     except (KeyError, TypeError, ValueError):
-        return datetime.now(UTC), False
+        return ours, False, ours
     if found.tzinfo is None:  # "-0000": a time in UTC whose source zone is unknown
         found = found.replace(tzinfo=UTC)
-    return found, True
+    return found, True, ours

@@ -15,6 +15,9 @@ a whole (``check_whole``), by what each format's pages show and declare about th
   last page cut short with its footer kept is seen by the API's count only.
 - a page showing only the start of a longer thread (``partial``: the printable view's first
   100 posts) is no whole thread.
+- **one clock**: where the format's pages declare the zone their times are shown in (the
+  Discuz thread pages' footers), a page that declares none among pages that do is refused
+  (``check_zones``): its times cannot be placed.
 
 A page cut short and closed again (its footer kept) or a stale copy of a page missing
 posts is refused, naming the page.  A deletion leaves no false alarm: Discuz numbers floors
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 
 from killmod.core.errors import TallyFailed
 from killmod.core.model import Page, Post, ViewRead
+from killmod.core.times import zone_label
 
 
 @dataclass(frozen=True)
@@ -60,13 +64,20 @@ def assemble(
 ) -> Thread:
     """One thread of ``pages``: one post per pid, a post read twice taken from the page read
     last; the pages must make a whole (``check_whole``; ``where(n)`` names page n in a
-    refusal: its URL or file)."""
+    refusal: its URL or file) and, where the format's pages declare their zone, all declare
+    it (``check_zones``: a page without it cannot be placed)."""
     partial = next((page for page in pages if page.partial), None)
     if partial is not None:
         raise TallyFailed(
             f"这一页只显示帖子的前 {len(partial.posts)} 帖（打印版只显示前 100 帖），"
             f"这个帖子可能更长：请改用普通帖子页的网址：{source}"
         )
+    import scrapers  # loaded by then: the pages were read
+    from scrapers.base import declares_own_zone
+
+    found = scrapers.find(scraper)
+    if found is not None and declares_own_zone(found):
+        check_zones(pages, where)
     check_whole(pages, where)
     by_pid: dict[int, Post] = {}
     for page in pages:
@@ -75,6 +86,25 @@ def assemble(
     title = next((page.title for page in pages if page.title), None)
     posts = tuple(sorted(by_pid.values(), key=lambda post: post.pid))
     return Thread(source, title, max(page.page_count for page in pages), posts, scraper)
+
+
+def check_zones(pages: Sequence[Page], where: Callable[[int], str]) -> None:
+    """Pages of one thread, of a format whose pages declare their zone themselves, that show
+    times on the board's clock either all declare their zone or none does: one that does
+    not, among others that do, is refused naming it (``where(n)``: page n's URL or file).
+    Pages read one by one are held to the zones their board's other pages declared as they
+    come (``killmod.fetch.clocks``); this holds the pages made one thread, those parsed in
+    worker processes and a folder of saved pages included."""
+    declared = next((page for page in pages if page.zone is not None), None)
+    if declared is None:
+        return
+    for page in pages:
+        if page.zone is None and page.local_times:
+            raise TallyFailed(
+                f"第 {page.page_no} 页没有注明时间是哪个时区的（页脚没有 GMT±N），而第"
+                f" {declared.page_no} 页注明了 {zone_label(declared.zone)}：这一页的时间无法确定，"
+                f"已拒绝：{where(page.page_no)}"
+            )
 
 
 def check_whole(pages: Sequence[Page], where: Callable[[int], str]) -> None:

@@ -9,6 +9,7 @@ state is the roster the store derives from the same events.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -45,15 +46,16 @@ def state_for(
     game: Game, *, without_tally: int | None = None, before: int | None = None
 ) -> GameState:
     """The game's state: ``without_tally`` leaves out one recorded tally's effects,
-    ``before`` every event from that event id on.  Replayed once for each state of the
-    file (``Game.derived``)."""
+    ``before`` every event from that event id on but the judge's corrections of who is who
+    (``killmod.game.store.CORRECTIONS``, which only the roster holds).  Replayed once for
+    each state of the file (``Game.derived``)."""
     key = ("state", without_tally, before)
     return game.derived(key, lambda: _replay(game, without_tally, before))
 
 
 def _replay(game: Game, without_tally: int | None, before: int | None) -> GameState:
     """The rule set's first state with the standing events replayed in order."""
-    roster = game.roster(without_tally=without_tally)
+    roster = game.roster(without_tally=without_tally, before=before)
     rules = rule_set_of(roster)
     if rules.state_is_roster:
         return GameState(rules, roster, roster)
@@ -107,10 +109,33 @@ def next_stage(
     return Stage.from_json(following) if following and not drawn else None
 
 
-def last_stage(rules: RuleSet, game: Game, round_no: int) -> Stage:
-    """The stage of the round's last recorded vote (its first stage when none says)."""
-    stages = [e.data["stage"] for e in round_votes(game, round_no) if "stage" in e.data]
-    return Stage.from_json(stages[-1]) if stages else rules.first_stage()
+# --- a recorded vote counted again ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CountedOn:
+    """What a recorded vote was counted on: the game's state before the step that recorded
+    it (``before``: that step's first event) and the vote's stage."""
+
+    before: int
+    state: GameState
+    stage: Stage
+
+
+def counted_on(game: Game, tally: Mapping[str, Any]) -> CountedOn | None:
+    """The state and stage the standing recorded tally ``tally`` (its row) was counted on:
+    every standing event before its step, and the judge's corrections of who is who since
+    (``killmod.game.store.CORRECTIONS``).  None when the file cannot tell: the step wrote
+    no event (a tally an older killmod recorded alone, ``killmod.game.upgrade``)."""
+    events = [event for event in game.events() if event.step == tally["step_id"]]
+    if not events:
+        return None
+    before = events[0].id
+    state = state_for(game, before=before)
+    days = [e for e in events if e.kind == "day" and e.data.get("tally_id") == tally["id"]]
+    recorded = days[0].data.get("stage") if days else None
+    stage = Stage.from_json(recorded) if recorded else state.rules.first_stage()
+    return CountedOn(before, state, stage)
 
 
 def day_rounds(game: Game) -> set[int]:

@@ -84,6 +84,10 @@ KIND_NAMES = {
 PRIVATE_FILES = "private_files"
 INIT = "init"  # the step that set the game up: the first of its game, never undone
 UNDO = "undo"  # a step that undid another: not itself undone by ``undo``
+# The judge's corrections of who is who — a name players vote with (``killmod alias``), a
+# judge's uid (``killmod judge``) — hold for every vote, also one counted before them: a
+# recorded round counted again, or recorded anew, reads its ballots with them.
+CORRECTIONS = ("alias", "judge")
 # What was posted on the board or sent by 站内短信 (``killmod.game.outbox``): a log of the
 # world, not of the game — never undone, and no step of the game's own comes after it.
 BOARD = "board"
@@ -659,15 +663,18 @@ class Game:
 
     # --- derived state ------------------------------------------------------------------
 
-    def roster(self, *, without_tally: int | None = None) -> Roster:
+    def roster(self, *, without_tally: int | None = None, before: int | None = None) -> Roster:
         """The game's current state as the tally and the rules see it.
 
-        ``without_tally`` leaves out the effects of one recorded tally: the
-        state that tally was counted on, for recording its round again.
+        ``without_tally`` leaves out the effects of one recorded tally; ``before`` every
+        event from that event id on but the judge's corrections of who is who
+        (``CORRECTIONS``): the state a recorded vote was counted on
+        (``killmod.game.state.counted_on``).
         """
-        return self.derived(("roster", without_tally), lambda: self._replay_roster(without_tally))
+        key = ("roster", without_tally, before)
+        return self.derived(key, lambda: self._replay_roster(without_tally, before))
 
-    def _replay_roster(self, without_tally: int | None) -> Roster:
+    def _replay_roster(self, without_tally: int | None, before: int | None) -> Roster:
         """The roster as set up, with the standing events replayed over it."""
         players = {p.seat: p for p in self.initial_players()}
         queue = [
@@ -678,6 +685,8 @@ class Game:
         judge_uids = dict(self.setting("judge_uids") or {})
         for event in self.events():
             if without_tally is not None and event.data.get("tally_id") == without_tally:
+                continue
+            if before is not None and event.id >= before and not _still_holds(event, players):
                 continue
             seat = event.seat
             if event.kind == "death":
@@ -920,6 +929,14 @@ def post_row(tally_id: int, post: Post) -> dict[str, Any]:
         "banned": int(post.banned),
         **hidden,
     }
+
+
+def _still_holds(event: Event, players: dict[int, Player]) -> bool:
+    """Whether a correction recorded after a vote holds for it: a judge's uid, an alias of
+    the player who held the seat then (``CORRECTIONS``)."""
+    if event.kind == "alias":
+        return event.data.get("name", players[event.seat].name) == players[event.seat].name
+    return event.kind in CORRECTIONS
 
 
 def _substituted(player: Player, data: dict[str, Any]) -> Player:

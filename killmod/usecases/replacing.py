@@ -21,10 +21,10 @@ from killmod.core.model import TallyResult
 from killmod.core.times import local_text
 from killmod.fetch.http import FetchOptions
 from killmod.game.delivery import Handout
-from killmod.game.guards import expect_day
 from killmod.game.store import Game
 from killmod.game.tallyjson import public_tally_json
 from killmod.rules import rule_set
+from killmod.usecases.recount import replace_refusal
 from killmod.usecases.tally import tally
 from killmod.usecases.verify import Difference, compare
 
@@ -72,15 +72,10 @@ def recorded_vote(game: Game, round_no: int) -> RecordedVote | None:
 
 
 def replaceable(game: Game, round_no: int) -> bool:
-    """Whether the round's recorded vote may be recorded again: it is recorded, and no later
-    day or night is (``killmod.game.guards.expect_day``)."""
-    if game.tally_record(round_no) is None:
-        return False
-    try:
-        expect_day(game, round_no, replacing=True)
-    except BadInput:
-        return False
-    return True
+    """Whether the round's recorded vote may be recorded again now: it is recorded, and
+    ``tally --record --replace`` would not be refused
+    (``killmod.usecases.recount.replace_refusal``: a later round recorded…)."""
+    return game.tally_record(round_no) is not None and replace_refusal(game, round_no) is None
 
 
 def latest_replaceable(game: Game) -> int | None:

@@ -36,7 +36,8 @@ from killmod.game.guards import (
 )
 from killmod.game.roster import load_roster
 from killmod.rules import rule_set
-from killmod.usecases.provisional import Provisional, provisional_count
+from killmod.usecases.provisional import NOW, Provisional, provisional_count
+from killmod.usecases.recount import compare_with_record, replace_refusal
 
 if TYPE_CHECKING:
     from killmod.game.store import Delivery, Game
@@ -143,7 +144,7 @@ def _tally(
     deliver: Callable[[TallyResult], Delivery] | None,
     evidence_at: str | None,
 ) -> TallyResult:
-    thread, roster, plan, head, deadline, round_no = _read_vote(
+    thread, roster, plan, head, deadline, round_no, recorded = _read_vote(
         source,
         deadline=deadline,
         roster=roster,
@@ -166,7 +167,12 @@ def _tally(
     )
     result = replace(result, early=before)
     _check_thread(thread, result, recording=record)
-    _show_pins(result, recording=record, game=game is not None)
+    if recorded is None or record or not _pinned_by(game, recorded, result):
+        _show_pins(result, recording=record, game=game is not None)
+    if recorded is not None:  # the vote counted again: as recorded, or not?
+        blocked = None if record else replace_refusal(game, round_no)
+        again = compare_with_record(result, recorded, replacing=record, blocked=blocked)
+        result = replace(result, recount=again)
     if record:
         from killmod.usecases.evidence import count_document
         from killmod.usecases.record import record_tally
@@ -184,6 +190,17 @@ def _tally(
         )
         result = replace(result, recorded=recorded)
     return result
+
+
+def _pinned_by(game: Game, recorded: Mapping, result: TallyResult) -> bool:
+    """Whether the uids a recount read from the board are those its record kept: then
+    there is nothing new to tell."""
+    kept = {
+        (event.seat, event.data["uid"])
+        for event in game.events("uid")
+        if event.data.get("tally_id") == recorded["id"]
+    }
+    return {(pin.seat, pin.uid) for pin in result.pinned} == kept
 
 
 def _show_pins(result: TallyResult, *, recording: bool, game: bool) -> None:
@@ -231,7 +248,7 @@ def count_so_far(
         using = nullcontext(None)
     options = TallyOptions(edits=edits, ambiguous_time=ambiguous_time)
     with using as opened:
-        thread, roster, plan, _, deadline, round_no = _read_vote(
+        thread, roster, plan, _, deadline, round_no, recorded = _read_vote(
             source,
             deadline=deadline,
             roster=roster,
@@ -258,6 +275,11 @@ def count_so_far(
             plan=plan,
         )
         _check_thread(thread, counted.result, recording=False)
+        if recorded is not None:  # the vote counted again: compared when it is the final count
+            final = as_of == NOW and counted.remaining.total_seconds() <= 0
+            blocked = replace_refusal(opened, round_no)
+            again = compare_with_record(counted.result, recorded, final=final, blocked=blocked)
+            counted = replace(counted, result=replace(counted.result, recount=again))
         return counted
 
 
@@ -275,10 +297,12 @@ def _read_vote(
     forum: str | None,
     profile: Profile | str | Path | None,
     fetching: FetchOptions,
-) -> tuple[Thread, Roster, DayPlan, int | None, datetime, int | None]:
+) -> tuple[Thread, Roster, DayPlan, int | None, datetime, int | None, Mapping | None]:
     """The vote to count: its thread read (times in the deadline's minute settled), the
-    seats, the day's plan, the file's head, the deadline and the round."""
-    from killmod.usecases.day import plan_day, roster_plan
+    seats, the day's plan, the file's head, the deadline, the round, and the round's
+    recorded tally when this count is that vote counted again (on the state it was
+    counted on: ``killmod.usecases.day.vote_to_count``)."""
+    from killmod.usecases.day import roster_plan, vote_to_count
 
     if roster is None:
         if game is None:
@@ -286,7 +310,6 @@ def _read_vote(
         round_no = round_no or next_day(game)
         if record:
             check_recordable(game, round_no, replacing=replace_record)
-        roster = _state_before_day(game, round_no, replacing=record and replace_record)
     elif not isinstance(roster, Roster):
         roster = load_roster(Path(roster))
     if record and game is None:
@@ -295,11 +318,13 @@ def _read_vote(
     if game is not None:
         _check_part(game, source, round_no, recording=record)
     deadline = deadline_or_opened(game, deadline, round_no)
+    recorded = None
     if game is None:
         plan = roster_plan(roster, phase)
     else:
         replacing = record and replace_record
-        plan = plan_day(game, round_no, phase=phase, recording=record, replacing=replacing)
+        vote = vote_to_count(game, round_no, phase=phase, recording=record, replacing=replacing)
+        roster, plan, recorded = vote.roster, vote.plan, vote.recorded
     head = game.head() if game is not None else None
     if profile is not None:
         from scrapers.profile import Profile, load_profile
@@ -316,7 +341,7 @@ def _read_vote(
             refuse_other_rules(thread.title, roster.rules, game.path)
         deadline = resolve_deadline(deadline, thread, tz)
         thread = confirm_seconds(thread, deadline, fetcher, tz=tz, wanted=players_posts(roster))
-    return thread, roster, plan, head, deadline, round_no
+    return thread, roster, plan, head, deadline, round_no, recorded
 
 
 def vote_thread_or_remembered(game: Game | None, source: str | None, round_no: int | None) -> str:
@@ -333,11 +358,17 @@ def vote_thread_or_remembered(game: Game | None, source: str | None, round_no: i
 def deadline_or_opened(
     game: Game | None, deadline: str | datetime | None, round_no: int | None
 ) -> str | datetime:
-    """The deadline given, else the one ``killmod open`` recorded for the round's vote."""
+    """The deadline given, else for a round whose day is over the deadline its last vote
+    was recorded with (it is counted again), else the one ``killmod open`` recorded for
+    the round's vote."""
     if deadline is not None:
         return deadline
+    from killmod.game.state import day_goes_on
     from killmod.usecases.open import opened_deadline
 
+    recorded = game.tally_record(round_no) if game is not None and round_no else None
+    if recorded is not None and not day_goes_on(game, round_no):
+        return datetime.fromisoformat(recorded["deadline"])
     opened = opened_deadline(game, round_no) if game is not None and round_no else None
     if opened is None:
         where = f"第 {round_no} 轮的这次投票" if round_no else "这次投票"
@@ -387,9 +418,11 @@ def recount_hint(game: Game, source: str | None, round_no: int | None) -> str | 
             "请运行 killmod tally 投票帖 --deadline 截止时间。"
         )
     deadline = local_text(recorded["deadline"], game.roster().timezone)
+    command = f'killmod tally --round {recorded["round"]} --deadline "{deadline}"'
     return (
-        f"第 {recorded['round']} 轮的计票已经记录：按新的别名重新计票并记录，请运行 "
-        f'killmod tally --round {recorded["round"]} --deadline "{deadline}" --record --replace'
+        f"第 {recorded['round']} 轮的计票已经记录：按新的别名重新计票、与记录比较，请运行 "
+        f"{command}（按记录它时的状态计，不记录）；要记录新的结果，运行 "
+        f"{command} --record --replace"
     )
 
 
@@ -539,14 +572,3 @@ def _recorded_floors(game, round_no: int | None) -> list[tuple[int, int | None]]
         return None
     rows = game.db.query("select pid, floor from posts where tally_id = ?", [existing["id"]])
     return [(row["pid"], row["floor"]) for row in rows]
-
-
-def _state_before_day(game, round_no: int, *, replacing: bool) -> Roster:
-    """The roster a day is counted on: re-recording a day counts it on the state before it."""
-    existing = game.tally_record(round_no)
-    if existing is None or not replacing:
-        return game.roster()
-    later = [e.round for e in game.events("day") if e.round and e.round > round_no]
-    if later:
-        raise BadInput(f"第 {max(later)} 轮已经记录，只能重新记录最近的一轮（第 {max(later)} 轮）")
-    return game.roster(without_tally=existing["id"])

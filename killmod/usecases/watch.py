@@ -29,7 +29,7 @@ from killmod.fetch.plan import poll
 from killmod.fetch.thread import Thread, read_thread
 from killmod.game.guards import next_day
 from killmod.game.roster import load_roster
-from killmod.usecases.day import DayPlan, plan_day, roster_plan
+from killmod.usecases.day import DayPlan, roster_plan, vote_to_count
 from killmod.usecases.provisional import NOW, Provisional, provisional_count
 from killmod.usecases.tally import (
     check_recordable,
@@ -235,8 +235,8 @@ def _day(
     if game is None:
         raise BadInput("请用 --roster 指定名单，或用 --db 指定游戏文件")
     round_no = round_no or next_day(game)
-    plan = plan_day(game, round_no, phase=None, recording=False, replacing=False)
-    return game.roster(), round_no, plan
+    vote = vote_to_count(game, round_no, phase=None, recording=False, replacing=False)
+    return vote.roster, round_no, vote.plan
 
 
 def _ballots(result: TallyResult) -> frozenset[int]:

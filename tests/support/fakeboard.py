@@ -35,7 +35,10 @@ image); ``moderate`` holds replies for moderation as X3.4 does (``post_reply_mod
 ``"pid"``: a board that names the held reply's pid), until ``approve``; ``expire_formhash`` gives a member a new formhash each time he
 is shown a page (the one the page carries is stale by the time the form comes); ``clock``
 is the board's monotonic clock for flood control (a test may advance it); ``now`` its
-wall clock for the times it shows and the messages' order.
+wall clock for the times it shows and the messages' order.  Times are shown in the
+board's zone (``zone``, its ``timeoffset``), or in the one a member's account is set to
+(``Member.zone``), and every page declares it in the footer (``GMT+8, 2019-5-12 21:58``),
+as X3.4 does.
 
 站内短信 as X3.4 keeps them (``uc_client/model/pm.php``): every message of the board
 numbered from one counter (``pm_indexes``: ``sendpm()``, ``replypm()``), a conversation
@@ -68,8 +71,8 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, tzinfo
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.cookiejar import MozillaCookieJar
@@ -112,12 +115,14 @@ ATTACH_TYPES = "chm,pdf,zip,rar,tar,gz,bzip2,gif,jpg,jpeg,png"  # X3.4's default
 
 @dataclass
 class Member:
-    """A member of the board: uid, name, password, his session's formhash."""
+    """A member of the board: uid, name, password, his session's formhash, and the zone his
+    account shows times in (None: the board's)."""
 
     uid: int
     name: str
     password: str
     formhash: str
+    zone: tzinfo | None = None
 
 
 @dataclass
@@ -149,6 +154,7 @@ class FakeBoard:
     charset: str = "utf-8"
     floodctrl: int = 0
     now: Callable[[], datetime] = field(default=lambda: datetime.now(SHANGHAI))
+    zone: tzinfo = SHANGHAI
     clock: Callable[[], float] = time.monotonic
     stall: float = 0.0
     lose_next: int = 0
@@ -179,11 +185,19 @@ class FakeBoard:
 
     # --- setting it up ----------------------------------------------------------------
 
-    def member(self, name: str, uid: int, password: str = "secret") -> Member:
-        """Register a member."""
-        found = Member(uid, name, password, f"{(uid * 2654435761) % 16**8:08x}")
+    def member(
+        self, name: str, uid: int, password: str = "secret", *, zone: tzinfo | None = None
+    ) -> Member:
+        """Register a member (``zone``: the zone his account shows times in)."""
+        found = Member(uid, name, password, f"{(uid * 2654435761) % 16**8:08x}", zone)
         self.members[uid] = found
         return found
+
+    def shown_now(self, viewer: Member | None) -> datetime:
+        """The board's clock as ``viewer``'s pages show it: in his account's zone, else the
+        board's."""
+        zone = viewer.zone if viewer is not None and viewer.zone is not None else self.zone
+        return self.now().astimezone(zone)
 
     def add_thread(self, thread: FakeThread, **options) -> BoardThread:
         """Put a thread on the board (``closed``, ``repliers``…)."""
@@ -447,13 +461,20 @@ class FakeBoard:
                     "alert_error",
                     "",
                     "",
-                    self.now(),
+                    self.shown_now(viewer),
                     self.charset,
                 )
             )
         page = int(query.get("page", "1") or 1)
         with self._lock:
-            rendered = render_discuz_x_page(held.thread, page, charset=self.charset).decode(
+            zone = self.shown_now(viewer).tzinfo
+            shifted = zone is not self.zone
+            seen = (
+                replace(held.thread, now=held.thread.now.astimezone(zone))
+                if shifted
+                else held.thread
+            )
+            rendered = render_discuz_x_page(seen, page, charset=self.charset).decode(
                 "gb18030" if self.charset == "gbk" else self.charset
             )
         return self._page(self._as_seen(rendered, viewer, held))
@@ -691,14 +712,13 @@ class FakeBoard:
         shown = ordered[(page - 1) * PER_PAGE : page * PER_PAGE]
         rows = "".join(self._inbox_row(viewer, other, letters) for other, letters in shown)
         bar = _page_bar(page, pages, "home.php?mod=space&do=pm&filter=privatepm")
+        now = self.shown_now(viewer)
         main = (
             '<div id="ct" class="ct2_a wp cl"><div class="mn"><div class="bm bw0">'
             '<h1 class="mt"> 消息</h1><form id="deletepmform"><div class="xld xlda pml mtm mbm">'
             f"{rows}</div>{bar}</form></div></div></div>"
         )
-        return self._page(
-            self._as_seen(_document(_head("消息", self.charset), main, self.now()), viewer)
-        )
+        return self._page(self._as_seen(_document(_head("消息", self.charset), main, now), viewer))
 
     def _inbox_row(self, viewer: Member, other: int, letters: list[Letter]) -> str:
         last = max(letters, key=lambda letter: (letter.at, letter.pmid))
@@ -719,7 +739,7 @@ class FakeBoard:
             '<dd class="ptm pm_c">\n<div class="o">'
             f'<input type="checkbox" name="deletepm_deluid[]" class="pc" value="{other}" /></div>\n'
             f"{said}<br />\n{_escape(last.text)} &nbsp;  <br />\n"
-            f'<span class="xg1">{self._minute(last.at)}</span> &nbsp; \n'
+            f'<span class="xg1">{self._minute(last.at, viewer)}</span> &nbsp; \n'
             f'<span class="pm_o y"><span class="xg1 z">共 {len(letters)} 条</span> | '
             f'<a href="home.php?mod=space&amp;do=pm&amp;subop=view&amp;touid={other}#last" '
             f'id="pmlist_{plid}_a">回复</a></span>\n</dd>\n</dl>\n'
@@ -749,9 +769,8 @@ class FakeBoard:
             f'<a href="home.php?mod=space&amp;uid={other}">{name}</a> 的交谈记录</div>'
             f"{listed}{_page_bar(page, pages, base)}</div></div></div>"
         )
-        return self._page(
-            self._as_seen(_document(_head("消息", self.charset), main, self.now()), viewer)
-        )
+        now = self.shown_now(viewer)
+        return self._page(self._as_seen(_document(_head("消息", self.charset), main, now), viewer))
 
     def _message_row(self, viewer: Member, letter: Letter) -> str:
         mine = letter.sender == viewer.uid
@@ -767,15 +786,16 @@ class FakeBoard:
             f'<dd class="m avt" ><a href="home.php?mod=space&amp;uid={letter.sender}" target="_blank">'
             f'<img src="uc_server/avatar.php?uid={letter.sender}&size=small" /></a></dd>\n'
             f'<dd class="ptm">\n{who}\n &nbsp; \n<br />\n{text}<br />\n'
-            f'<span class="xg1">{self._minute(letter.at)}</span>\n</dd>\n\n</dl>'
+            f'<span class="xg1">{self._minute(letter.at, viewer)}</span>\n</dd>\n\n</dl>'
         )
 
-    def _minute(self, at: datetime) -> str:
-        """dgmdate($dateline, 'u') with the minute format: relative text in a titled span
-        (the minute) within the week, else the minute written out."""
-        local = at.astimezone(SHANGHAI)
+    def _minute(self, at: datetime, viewer: Member) -> str:
+        """dgmdate($dateline, 'u') with the minute format, on ``viewer``'s clock: relative text
+        in a titled span (the minute) within the week, else the minute written out."""
+        now = self.shown_now(viewer)
+        local = at.astimezone(now.tzinfo)
         exact = f"{local.year}-{local.month}-{local.day} {local:%H:%M}"
-        text = _relative_text(local.replace(microsecond=0), self.now().astimezone(SHANGHAI))
+        text = _relative_text(local.replace(microsecond=0), now)
         return exact if text is None else f'<span title="{exact}">{text}</span>'
 
 

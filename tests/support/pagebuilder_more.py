@@ -50,6 +50,7 @@ from tests.support.pagebuilder import (
     _quote_html,
     _relative_text,
     _ymd_hi,
+    discuz_x_site,
     format_post_time,
 )
 
@@ -173,11 +174,16 @@ def render_printable_page(thread: FakeThread, *, charset: str = "utf-8") -> byte
 
 
 def discuz_x_printable_site(thread: FakeThread, *, charset: str = "utf-8") -> Site:
-    """A board serving ``/forum.php?mod=viewthread&action=printable&tid=T``; else 404."""
+    """A board serving ``/forum.php?mod=viewthread&action=printable&tid=T`` and, like a real
+    board, the thread's pages (``discuz_x_site``: their footers declare the zone the
+    printable view's times are shown in)."""
+    pages = discuz_x_site(thread, charset=charset)
 
     def site(path_and_query: str) -> Response:
         parts = urlsplit(path_and_query)
         query = dict(parse_qsl(parts.query))
+        if query.get("action") != "printable":
+            return pages(path_and_query)
         asked = (query.get("mod"), query.get("action"), _intval(query.get("tid", "")))
         if parts.path != "/forum.php" or asked != ("viewthread", "printable", thread.tid):
             return _not_found()
@@ -329,9 +335,14 @@ def _archiver_route(path_and_query: str) -> tuple[int, int] | None:
 
 
 def discuz_x_archiver_site(thread: FakeThread, *, charset: str = "utf-8") -> Site:
-    """A board serving the archiver pages of ``thread``; the charset is in the HTTP header only."""
+    """A board serving the archiver pages of ``thread`` (the charset is in the HTTP header
+    only) and, like a real board, the thread's pages (``discuz_x_site``: their footers
+    declare the zone the archiver's times are shown in)."""
+    pages = discuz_x_site(thread, charset=charset)
 
     def site(path_and_query: str) -> Response:
+        if not urlsplit(path_and_query).path.startswith("/archiver/"):
+            return pages(path_and_query)
         asked = _archiver_route(path_and_query)
         if asked is None or asked[0] != thread.tid:
             return _not_found()
