@@ -124,6 +124,14 @@ class Verification:
     unmatched: tuple[str, ...] = field(default=())
 
     @property
+    def unconfirmed(self) -> tuple[int, ...]:
+        """The votes (by number) whose SHA-256 is none the player gave, when he gave some:
+        a hash read on the board vouches for its own vote only."""
+        if not self.published:
+            return ()
+        return tuple(vote.number for vote in self.votes if vote.sha256 not in self.published)
+
+    @property
     def same(self) -> bool:
         """Every vote recounts as recorded, every hash is the one published, the lots check."""
         return (
