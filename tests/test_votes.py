@@ -770,3 +770,37 @@ def test_every_rule_sets_roles_are_words_of_the_game():
 
     for name in RULE_SETS:
         assert set(rule_set(name).ROLES) <= GAME_WORDS, name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "投5号？",
+        "投5号 ?",
+        "投5号吗",
+        "投ako么",
+        "要不要投5号",
+        "是不是该投5号了？",
+        "大家觉得要不要vote ako?",
+        "5号？",
+        "ako？",
+    ],
+)
+def test_a_question_about_a_vote_is_no_vote(text):
+    """要不要投5号, 投5号？ ask; they cast nothing (the player's earlier ballot stands)."""
+    assert WORDS.read(text).kind == "none"
+
+
+@pytest.mark.parametrize(
+    ("text", "seat"),
+    cases(
+        ("suggestion", "要不投5号吧", 5),
+        ("exclaimed", "投5号！", 5),
+        ("still", "我还是投5号", 5),
+        ("asked-then-decided", "投5号？不，就投5号", 5),
+        ("doubt-then-vote", "我不知道该不该投5号，最后还是投7号", 7),
+    ),
+)
+def test_a_vote_after_a_question_or_with_a_particle_counts(text, seat):
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.target) == ("vote", seat)

@@ -168,6 +168,10 @@ _NEGATION = re.compile(
 # 不投 / 不想投 without a target is an abstain (今天不投，等遗言).
 _REFUSAL = re.compile(r"(?<![要得])不想?\s*$")
 _NEGATION_WINDOW = 8
+# A question about a vote is no vote: 要不要投5号, 是不是该投5号了, 投5号？, 投5号吗.  要不投5号吧
+# (how about) is no question.
+_ASKING = re.compile(r"(?:要不要|该不该|該不該|是不是|能不能|会不会|會不會|可不可以|用不用).{0,2}$")
+_ASKED = re.compile(r" ?(?:\?|[吗嗎么麼])")
 _WRITER = re.compile(r"我自己|自己|本人|我(?![们們])|(?:me|myself)(?![a-z])")
 # Proxy markers; the bare ones also make 代投 / 替投 / 代为投 a proxy.
 _PROXY = re.compile(r"代替|替代|代表|代为|代爲|帮忙|幫忙|替|帮|幫|代")
@@ -450,6 +454,8 @@ class BallotReader:
             if choices or not verb.group().startswith("投") or not _REFUSAL.search(before):
                 return [], end
             return [_Intent("abstain", text[window + negation.start() : verb.end()])], end
+        if _ASKING.search(before) or (choices and _ASKED.match(text, end)):
+            return [], end
         if choices:
             return [choice._replace(fragment=text[start:end]) for choice in choices], end
         if verb.group() == _BARE_POINT:
@@ -545,15 +551,18 @@ class BallotReader:
         return (seats.pop(), token) if len(seats) == 1 else (None, token)
 
     def _bare(self, text: str) -> tuple[Reading, _Target] | None:
-        """A post that is nothing but a target (5号！, meer, 五号, meer号) is a vote for it.
+        """A post that is nothing but a target (5号！, meer, 五号, meer号) is a vote for it;
+        one that asks (5号？) is not.
 
         A part of a name is no bare ballot: a post that is only ``ok``, ``路过`` or ``支持``
         is talk, whoever okami, 路过的酱油 or 支持正义 are (docs/rules/1.2.md)."""
         stripped = text.strip(_FILLER)
         for candidate in dict.fromkeys((text, stripped, stripped.rstrip("号號").rstrip(_FILLER))):
+            offset = text.find(candidate)
+            if "?" in text[offset + len(candidate) :]:  # 5号？ asks
+                continue
             target = self._target_at(candidate, 0)
             if target and target.end == len(candidate) and target.read_as != "part":
-                offset = text.find(candidate)
                 target = target._replace(start=offset, end=offset + len(candidate))
                 reading = Reading(
                     "vote", target.seat, target.outsider, fragment=candidate, read_as=target.read_as
