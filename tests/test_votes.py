@@ -804,3 +804,21 @@ def test_a_question_about_a_vote_is_no_vote(text):
 def test_a_vote_after_a_question_or_with_a_particle_counts(text, seat):
     reading = WORDS.read(text)
     assert (reading.kind, reading.target) == ("vote", seat)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "seat"),
+    cases(
+        ("reported", "他说“投5号”", "none", None),
+        ("reported-then-talk", "3楼说“投5号”是开玩笑的吧", "none", None),
+        ("reported-then-own-vote", "楼上说“投5号”，我不同意，投7号", "vote", 7),
+        ("reported-latin", '他说"vote ako"，我不信', "none", None),
+        ("reported-abstain", "他说：「弃权」", "none", None),
+        ("own-vote-in-quotes", "我的票：“投5号”", "vote", 5),
+        ("target-in-quotes", "投“ako”", "vote", 4),
+    ),
+)
+def test_someone_elses_words_in_quotation_marks_are_no_ballot(text, kind, seat):
+    """A quote without the board's quote box: 他说“投5号” reports someone's words."""
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.target) == (kind, seat)

@@ -168,6 +168,11 @@ _NEGATION = re.compile(
 # 不投 / 不想投 without a target is an abstain (今天不投，等遗言).
 _REFUSAL = re.compile(r"(?<![要得])不想?\s*$")
 _NEGATION_WINDOW = 8
+# Someone else's words in quotation marks (他说“投5号”): reported speech, no ballot.
+_REPORTED = re.compile(
+    r"(?:说|說|讲|講|问|問|道|写|寫|喊)[:：]? ?(?:“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\")"
+)
+_QUOTES = ("“", "「", "『", '"')
 # A question about a vote is no vote: 要不要投5号, 是不是该投5号了, 投5号？, 投5号吗.  要不投5号吧
 # (how about) is no question.
 _ASKING = re.compile(r"(?:要不要|该不该|該不該|是不是|能不能|会不会|會不會|可不可以|用不用).{0,2}$")
@@ -424,7 +429,13 @@ class BallotReader:
         """
         intents: list[_Intent] = []
         pos, pending_change, follow = 0, False, False
+        quoting = any(mark in text for mark in _QUOTES)
+        reported = [m.span() for m in _REPORTED.finditer(text)] if quoting else []
         while cue := self._grammar.cue.search(text, pos):
+            quoted = next((end for start, end in reported if start < cue.start() < end), None)
+            if quoted is not None:  # 他说“投5号”: his words, not the writer's ballot
+                pos = quoted
+                continue
             if cue.lastgroup == "abstain":
                 intents.append(_Intent("abstain", cue.group(), change=pending_change))
                 pos, pending_change = cue.end(), False
