@@ -174,7 +174,7 @@ _REPORTED = re.compile(
 )
 _QUOTES = ("“", "「", "『", '"')
 # A question about a vote is no vote: 要不要投5号, 是不是该投5号了, 投5号？, 投5号吗.  要不投5号吧
-# (how about) is no question.
+# (how about) is no question.  Every asking word has 不: the window is searched only then.
 _ASKING = re.compile(r"(?:要不要|该不该|該不該|是不是|能不能|会不会|會不會|可不可以|用不用).{0,2}$")
 _ASKED = re.compile(r" ?(?:\?|[吗嗎么麼])")
 _WRITER = re.compile(r"我自己|自己|本人|我(?![们們])|(?:me|myself)(?![a-z])")
@@ -465,7 +465,7 @@ class BallotReader:
             if choices or not verb.group().startswith("投") or not _REFUSAL.search(before):
                 return [], end
             return [_Intent("abstain", text[window + negation.start() : verb.end()])], end
-        if _ASKING.search(before) or (choices and _ASKED.match(text, end)):
+        if ("不" in before and _ASKING.search(before)) or (choices and _ASKED.match(text, end)):
             return [], end
         if choices:
             return [choice._replace(fragment=text[start:end]) for choice in choices], end
