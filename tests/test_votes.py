@@ -651,6 +651,10 @@ def test_an_unvote_alone_is_no_vote_and_says_so(text):
         ("bupiao-abstain", "补票 弃权", "abstain", None, True),
         ("genpiao-then-vote", "跟票，投5号", "vote", 5, True),
         ("not-following", "我不跟票，投5号", "vote", 5, False),
+        ("gentou", "跟投5号", "vote", 5, True),
+        ("following", "跟着投5号", "vote", 5, True),
+        ("butou", "补投 ako", "vote", 4, True),
+        ("not-gentou", "我不跟投，投5号", "vote", 5, False),
         ("plain-vote", "投5号", "vote", 5, False),
     ),
 )

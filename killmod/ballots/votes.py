@@ -79,6 +79,8 @@ _VERB_WORD = (
 )
 # X 注意事项 11 “不得跟票或补票”: the verbs that make a ballot a 跟票 or 补票.
 _FOLLOW = re.compile("跟票|补票")
+# …and said as the verb's lead: 跟投5号, 跟着投5号, 补投5号.
+_FOLLOW_LEAD = re.compile("(?:跟着?|补)$")
 # Taking a vote back (forum players' unvote): no rule set has it (docs/rules/1.2.md).
 _UNVOTE = re.compile(r"(?<![a-z])unvote[sd]?(?![a-z])|撤票|(?:取消|撤回|撤销|收回)了?(?:投|票)")
 # BBCode a board left as text ([b]vote: ako[/b]): the tags are no part of a ballot.
@@ -447,6 +449,8 @@ class BallotReader:
                 continue
             found, pos = self._clause(text, cue)
             follow = follow or (not negated and _FOLLOW.search(cue.group()) is not None)
+            lead = _FOLLOW_LEAD.search(text, max(0, cue.start() - 2), cue.start())
+            follow = follow or (lead is not None and not _negated(text, lead.start()))
             change = pending_change or "改" in cue.group()
             intents.extend(i._replace(change=True) if change else i for i in found)
             # 改票了，投7号: a change verb without a target marks the next clause.
