@@ -216,6 +216,23 @@ def test_a_killers_notice_disguised_is_refused_by_killmod_post(tmp_path, serve_s
     assert sent(game) == 0 and records(game) == []
 
 
+@pytest.mark.slow
+def test_a_killers_partner_line_alone_is_refused_by_killmod_post(tmp_path, serve_site):
+    """The line names the killer team without a role word: before, it went out."""
+    game = board_game(tmp_path, serve_site, "1.2", ROLES)
+    notice = notice_of(game, 1)
+    (line,) = [line for line in notice.splitlines() if line.startswith("你的同伴")]
+    assert "2号" in line and "3号" in line and "杀手" not in line
+    said = "各位好，法官说：\n" + line.rstrip("。") + "\n大家加油"
+    for text in (said, opencc.OpenCC("s2t").convert(said).replace("同伴", "同\u200b伴")):
+        done = post_file(game, text)
+        assert done.returncode == 2, done.stderr
+        assert "私密文件" in done.stderr and "01-" in done.stderr
+        assert line not in done.stderr  # the secret is not repeated, its file and line are named
+        assert "什么也没有发出" in done.stderr and done.stdout == ""
+    assert sent(game) == 0 and records(game) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -248,7 +265,9 @@ ROSTER = Roster(
     [
         "4号 狼人杀手 投 1号",  # a role inside a name is no role
         "5号 预言家本家 出局，身份：杀手",  # the dead may be named with their role
-        "存活：1号 meer、4号 狼人杀手、11号 星期八\n杀手 3 人，水民 12 人，检查官 1 人",
+        "存活：1号 meer、4号 狼人杀手、11号 星期八（3 人）\n杀手 3 人，水民 12 人，检查官 1 人",
+        "1号 meer\n11号 星期八\n杀手",  # another player between them
+        "1号 meer\n今天大家都来说说看法吧各位\n杀手",  # 13 characters between them
         "出局：5号（第 1 轮被投票出局，杀手）警告：1号 1 次",  # another clause
         "11号 星期八 被投 11 票",
         "11# 说他不是杀手",  # 11# is no seat 1 (a killer)
@@ -260,12 +279,68 @@ def test_public_posts_that_name_no_living_players_role_pass(text):
 
 
 @pytest.mark.parametrize(
-    "text", ["米儿是杀手", "11号：检查官", "杀手 meer", "1#：杀手", "＃11 检查官", "11# 是检查官"]
+    "text",
+    [
+        *("米儿是杀手", "11号：检查官", "杀手 meer", "1#：杀手", "＃11 检查官", "11# 是检查官"),
+        # a line break is no end of a clause: the window is counted on the folded text
+        *("1号\n杀手", "米儿\n\n是【杀手】", "[b]1号[/b]\r\n身份：殺手", "检查官：\n11号"),
+        "1号 meer\n今天大家都来说说看法吧各\n杀手",  # 12 characters between them
+        "存活：1号 meer、4号 狼人杀手、11号 星期八\n检查官 1 人",
+    ],
 )
 def test_names_aliases_and_seats_pair_with_roles(text):
     with pytest.raises(BadInput, match="和他的身份"):
         refuse_private(text, roster=ROSTER)
     refuse_private(text, roster=ROSTER, over=True)  # every role is public once it is over
+
+
+# A killer's notice as notice.j2 writes it, in a game where 2号 and 3号 live and 5号 is out.
+TEAM = Roster(
+    (
+        *(Player(seat, f"玩家{seat}", role="杀手") for seat in (1, 2, 3)),
+        Player(4, "小明", role="水民"),
+        Player(5, "阿狸", role="杀手", alive=False),
+    )
+)
+NOTICE = """玩家1，你好：
+
+你在本局版杀（1.2 规则）中是 1 号，身份是【杀手】。
+你的同伴：2号 玩家2、3号 玩家3。
+
+—— 法官
+"""
+DEAD_TEAM = "你的同伴：5号 阿狸。\n"
+ONLY_NAMES = "3号 玩家3\n4号 小明\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你的同伴：2号 玩家2、3号 玩家3",  # the partner line alone, its full stop left out
+        "大家好\n你的同伴：\n2号 玩家2、3号 玩家3。\n就这样",
+        "你的同伴：2號 玩家2、3號 玩家3",  # traditional characters
+        "你的\u200b同伴：[b]2号[/b] 玩家2、3号&#32;玩家3",  # zero-width, BBCode, a reference
+        "玩家1，你好：",
+    ],
+)
+def test_a_line_of_a_private_file_that_names_a_living_player_is_refused(text):
+    with pytest.raises(BadInput, match=r"notice\.txt 第 [14] 行"):
+        refuse_private(text, roster=TEAM, private={"notice.txt": NOTICE})
+    refuse_private(text, roster=TEAM)  # no private file given: the line alone says nothing
+    refuse_private(text, roster=TEAM, private={"notice.txt": NOTICE}, over=True)  # 揭秘
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你的同伴：5号 阿狸",  # a line naming only the dead
+        "3号 玩家3\n4号 小明",  # lines that are nothing but names
+        "你的同伴",  # a part of the line
+    ],
+)
+def test_private_lines_naming_no_living_player_or_only_names_pass(text):
+    private = {"notice.txt": NOTICE.replace("你的同伴：2号 玩家2、3号 玩家3。", "")}
+    refuse_private(text, roster=TEAM, private=private | {"dead": DEAD_TEAM, "names": ONLY_NAMES})
 
 
 def test_the_text_is_compared_as_the_board_shows_it():

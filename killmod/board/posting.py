@@ -36,7 +36,7 @@ from zoneinfo import ZoneInfo
 import scrapers.discuz_x as discuz_x
 from killmod.board.attaching import Attachment, upload_file, uploader_for
 from killmod.board.once import Attempt, comparable, flood_seconds, is_flood, submit_once
-from killmod.board.secrecy import refuse_private
+from killmod.board.secrecy import refuse_secrets
 from killmod.board.session import Board, BoardOptions, BoardRefused, Session
 from killmod.core.errors import TallyFailed
 from killmod.core.redact import redact_url
@@ -134,8 +134,8 @@ def post_announcement(
     now: Callable[[], datetime] | None = None,
 ) -> Posted:
     """Reply to the thread at ``url`` with ``announcement``, once; see the module."""
+    refuse_secrets(game, announcement.text, templates)
     roster = game.roster()
-    refuse_private(announcement.text, templates, roster, over=bool(game.events("game_over")))
     tz = ZoneInfo(roster.timezone)
     clock = now or (lambda: datetime.now(tz).replace(microsecond=0))
     with Board(url, options) as board:

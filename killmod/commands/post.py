@@ -35,7 +35,8 @@ def post(
     """把 killmod 打印的公告（文件，或 - 读标准输入）以法官身份回复到帖子：
     先显示要发的内容和帖子，确认（--yes 或在终端输入 yes）后才发出；同一篇不会发两次。"""
     from killmod.announce.outputs import post as print_post
-    from killmod.board.posting import Announcement, refuse_private
+    from killmod.board.posting import Announcement
+    from killmod.board.secrecy import refuse_secrets
     from killmod.core.errors import BadInput
     from killmod.game.store import Game
 
@@ -43,8 +44,7 @@ def post(
     if not text.strip():
         raise BadInput(f"要发的内容是空的：{file}")
     with Game.open(db_path) as game:
-        over = bool(game.events("game_over"))
-        refuse_private(text, templates, game.roster(), over=over)
+        refuse_secrets(game, text, templates)
         print_post(text if text.endswith("\n") else text + "\n")
         announcement = Announcement(text, what)
         post_text(game, speaker, thread_url, announcement, templates, again=again)
