@@ -34,6 +34,7 @@ from tests.support.gamefiles import (
     tally,
     votes,
 )
+from tests.support.gamesteps import console
 from tests.support.pagebuilder import DEMO_ROSTER_TOML
 from tests.support.publicgames import (
     SETS,
@@ -315,6 +316,31 @@ def test_an_announcement_swapped_for_another_is_caught(game):
     done = checked(swapped)
     assert done.exit_code == 1
     assert "公告上印的是 " + "0" * 64 in done.stdout
+
+
+def test_the_announcement_shown_is_labelled_as_the_bundles_copy_whose_hash_alone_is_checked(
+    game,
+):
+    """Only the hash line of voteN/announcement.txt can be checked offline: its wording
+    changed, verify still agrees (exit 0), so it must not call the text the original."""
+    posted = record_example(game)
+    path = export(game)
+    files = members(path)
+    assert "verify 只核对它印的\n  SHA-256" in files["README.txt"].decode()
+    assert "公告原文" not in files["README.txt"].decode()
+    reworded = posted.replace("得票最高，被投出局", "得票最低，平安无事")
+    assert reworded != posted
+    files["vote1/announcement.txt"] = reworded.encode()
+    edited = path.with_name("reworded.zip")
+    edited.write_bytes(pack(files))
+    done = console("verify", edited, "--hash", EVIDENCE_LINE.search(posted)[1])
+    assert done.returncode == 0, done.stdout + done.stderr
+    label = (
+        "—— 证据包里第 1 次投票的公告（只核对了其中的 SHA-256；与论坛上的公告逐字比对请自己看）——"
+    )
+    assert f"{label}\n{reworded}" in done.stdout
+    assert "公告原文" not in done.stdout
+    assert "证据包里的公告上印的正是这个 SHA-256" in done.stdout
 
 
 # --- unreadable, older and newer bundles -----------------------------------------------------

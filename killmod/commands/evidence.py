@@ -29,7 +29,7 @@ def evidence(round_no: int, out_path: Path | None, db_path: Path) -> None:
     """导出一轮的计票证据包（zip），给玩家核对计票。
 
     证据包里有这一轮每次投票计票用到的一切：帖子（原样）、读取的页面和时间、截止时间、
-    名单（不含身份）、法官的裁定、规则和结果，公告原文，抽签（抽签后含签位和密钥）；
+    名单（不含身份）、法官的裁定、规则和结果，打印的公告，抽签（抽签后含签位和密钥）；
     没有任何秘密。公告上印着它的 SHA-256；玩家用 killmod verify 证据包 自己重新计票。"""
     from killmod.announce.outputs import note
     from killmod.game.store import Game

@@ -26,8 +26,8 @@ def verify(file: Path, published: tuple[str, ...], templates: Path | None) -> No
     """核对计票证据包：只凭证据包重新计票，不要游戏文件，不联网。
 
     用证据包（killmod evidence 导出的 zip）里的帖子、名单和裁定重新计票，与法官记录的
-    结果和公告上的 SHA-256 逐项比对：全部一致时显示“一致”和公告原文，退出码 0；否则
-    列出每一处差异，退出码 1。"""
+    结果和公告上的 SHA-256 逐项比对：全部一致时显示“一致”和证据包里的公告（只核对了其中
+    的 SHA-256，与论坛上的公告逐字比对请自己看），退出码 0；否则列出每一处差异，退出码 1。"""
     from killmod.announce.outputs import post
     from killmod.announce.render import render_public
     from killmod.announce.views import evidence_check_view

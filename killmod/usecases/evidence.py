@@ -50,7 +50,8 @@ _README = """killmod 计票证据包（第 {round} 轮）
 voteN/count.json：第 N 次投票计票用到的一切——帖子（原样）、读取的页面、截止时间、
   名单（不含身份）、法官的裁定、规则和 killmod 版本——以及计票结果。
   它的 SHA-256 印在这次投票的公告里。
-voteN/announcement.txt：法官发出的公告原文。
+voteN/announcement.txt：记录这次投票时 killmod 打印的公告。verify 只核对它印的
+  SHA-256；它与论坛上的公告是否逐字相同，请对照论坛自己看。
 lottery.json：平票抽签的承诺值；抽签之后还有签位和密钥。
 
 核对：killmod verify 本文件（不需要游戏文件，不联网），它会只用这里的内容重新计票。
