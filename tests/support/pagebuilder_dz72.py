@@ -960,7 +960,8 @@ def _archiver_missing(thread: FakeThread, edition: str) -> bytes:
 
 # --- the board ------------------------------------------------------------------------------
 
-_VIEWTHREAD_KEYS = {"tid", "page", "extra", "action"}
+# sid: the session 7.2 takes from the query when its 传递 SID setting is on (common.inc.php)
+_VIEWTHREAD_KEYS = {"tid", "page", "extra", "action", "sid"}
 
 
 def _html_response(body: bytes, edition: str, now: datetime, status: int = 200) -> Response:
