@@ -8,8 +8,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from killmod.ballots.deadline import parse_deadline
 from killmod.core.errors import BadInput
-from killmod.core.times import format_iso, parse_board_time, parse_edit_notice
+from killmod.core.times import format_iso, format_local, parse_board_time, parse_edit_notice
 
 TZ = ZoneInfo("Asia/Shanghai")
 # The page was fetched a little after 22:00 on 2019-05-12 (with microseconds, as a clock gives).
@@ -227,3 +228,19 @@ def test_iso_format_has_offset_and_seconds_but_no_microseconds():
 def test_iso_format_refuses_a_naive_time():
     with pytest.raises(ValueError):
         format_iso(datetime(2019, 5, 12, 22, 0))
+
+
+@pytest.mark.parametrize(
+    ("utc", "shown"),
+    [
+        (datetime(2019, 11, 3, 4, 30, tzinfo=UTC), "2019-11-03 00:30:00"),
+        (datetime(2019, 11, 3, 5, 30, tzinfo=UTC), "2019-11-03 01:30:00 -04:00"),
+        (datetime(2019, 11, 3, 6, 30, tzinfo=UTC), "2019-11-03 01:30:00 -05:00"),
+        (datetime(2019, 11, 3, 7, 30, tzinfo=UTC), "2019-11-03 02:30:00"),
+        (datetime(2019, 3, 10, 7, 30, tzinfo=UTC), "2019-03-10 03:30:00"),  # after the skip
+    ],
+)
+def test_a_local_time_the_clock_shows_twice_is_written_with_its_offset(utc, shown):
+    new_york = ZoneInfo("America/New_York")
+    assert format_local(utc, new_york) == shown
+    assert parse_deadline(shown, new_york, None) == utc  # what the judge copies is taken again

@@ -4,6 +4,7 @@ as the command prints for the same step, and every refusal the command's."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import datetime
 from pathlib import Path
@@ -306,3 +307,75 @@ def test_a_deadline_the_vote_cannot_read_is_refused_beside_its_field(day):
     assert "hx-trigger" not in counted.split(">")[0]  # and asks no more until it is fixed
     opened = page.post("/vote/open", {"deadline": "2001-01-01 22:00"})
     assert "已经过去" in beside(opened.get_data(as_text=True), "open_deadline")
+
+
+# --- summer time --------------------------------------------------------------------------------
+
+# New York's clocks go back at 02:00 EDT on 2030-11-03: 01:30 is shown twice.
+FALL_BACK = "2030-11-03 01:30"
+
+
+def fall_back_vote(serve_site) -> str:
+    """A vote thread of that night: 阿狸's ballot at 01:10 EST (06:10 UTC) is late for the
+    first 01:30 (EDT, 05:30 UTC) and in time for the second (EST, 06:30 UTC)."""
+    from datetime import UTC, timedelta, timezone
+
+    from tests.support.pagebuilder import FakePost, FakeThread, discuz_x_site
+
+    edt = timezone(timedelta(hours=-4))
+    posts = [
+        FakePost(1, "法官大人", 100, datetime(2030, 11, 2, 20, tzinfo=edt), "投票帖"),
+        FakePost(2, "meer", 2000, datetime(2030, 11, 3, 5, 20, tzinfo=UTC), "投5号"),
+        FakePost(3, "阿狸", 2001, datetime(2030, 11, 3, 6, 10, tzinfo=UTC), "投7号"),
+    ]
+    for post in posts:
+        post.time_style = "absolute"
+    thread = FakeThread(8801, "投票帖", posts, datetime(2030, 11, 3, 9, 0, tzinfo=UTC))
+    return serve_site(discuz_x_site(thread)) + "/forum.php?mod=viewthread&tid=8801"
+
+
+@pytest.mark.slow
+def test_a_remembered_deadline_in_the_hour_summer_time_repeats_carries_its_offset(
+    tmp_path: Path, serve_site
+):
+    """The page filled its form with the wall time alone, which it then refused as
+    ambiguous: the command took `--deadline "2030-11-03 01:30 -05:00"`, the page did not."""
+    from tests.support.gamesteps import console
+    from tests.support.pagebuilder import DEMO_ROSTER_TOML
+
+    roster = tmp_path / "ny.toml"
+    roster.write_text(
+        DEMO_ROSTER_TOML.replace('"Asia/Shanghai"', '"America/New_York"'), encoding="utf-8"
+    )
+    db = tmp_path / "game.db"
+    url = fall_back_vote(serve_site)
+    assert console("init", "--roster", roster, "--db", db).returncode == 0
+    assert console("night", "--round", 1, "--kill", 16, "--db", db).returncode == 0
+    opened = console(
+        "open", "--deadline", f"{FALL_BACK} -05:00", "--thread", url, "--round", 1, "--db", db
+    )
+    assert opened.returncode == 0, opened.stderr
+    shown = f"{FALL_BACK}:00 -05:00"  # the second 01:30, as the commands write it
+    assert shown in opened.stderr
+    status = console("status", "--db", db)
+    assert f'--deadline "{shown}"' in status.stdout, status.stdout
+    alone = console("tally", url, "--db", db, "--deadline", f"{FALL_BACK}:00")
+    assert alone.returncode == 2 and "出现两次" in alone.stderr  # the wall time alone is refused
+
+    page = let_in(db)
+    form = page.get("/vote").get_data(as_text=True)
+    assert f'name="deadline" value="{shown}"' in form
+
+    def count(deadline: str) -> str:
+        asked = {"thread": url, "deadline": deadline, "round": "1"}
+        return page.get("/vote/count", query_string=asked).get_data(as_text=True)
+
+    refused = count(f"{FALL_BACK}:00")  # what the form held before
+    assert 'id="error-deadline" hx-swap-oob="true"' in refused and "出现两次" in refused
+    counted = count(shown)
+    assert 'id="error-deadline" hx-swap-oob' not in counted
+    assert f"截止：{shown}" in counted
+    printed = console("tally", url, "--db", db, "--deadline", shown, "--format", "json")
+    assert printed.returncode == 0, printed.stderr
+    verdicts = {v["author"]: v["verdict"] for v in json.loads(printed.stdout)["verdicts"]}
+    assert verdicts["阿狸"] == "counted"  # the second reading: 01:10 EST is in time

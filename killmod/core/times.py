@@ -213,8 +213,15 @@ def parse_edit_notice(text: str, tz: tzinfo) -> datetime | None:
 
 
 def format_local(moment: datetime, tz: tzinfo) -> str:
-    """A moment as the judge writes it, in the game's time zone: ``2019-05-12 22:00:00``."""
-    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
+    """A moment as the judge writes it, in the game's time zone: ``2019-05-12 22:00:00``;
+    with its UTC offset, ``2019-11-03 01:30:00 -04:00``, where the wall time alone names two
+    moments (the hour a summer-time change repeats) — as ``--deadline`` takes it back
+    (``local_moment`` refuses the wall time alone there)."""
+    local = moment.astimezone(tz)
+    shown = local.strftime("%Y-%m-%d %H:%M:%S")
+    if local.replace(fold=1 - local.fold).utcoffset() != local.utcoffset():
+        shown += f" {_offset_text(local.utcoffset() or timedelta(0))}"
+    return shown
 
 
 def local_text(iso: str, timezone: str) -> str:

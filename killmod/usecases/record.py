@@ -15,10 +15,11 @@ import json
 from collections.abc import Callable
 from dataclasses import replace as dataclass_replace
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from killmod.core.model import Post, Recorded, TallyResult
 from killmod.core.redact import redact_url
-from killmod.core.times import format_iso
+from killmod.core.times import format_iso, format_local
 from killmod.fetch.thread import Thread
 from killmod.game.delivery import Handout
 from killmod.game.effects import record_if_over, record_warning
@@ -68,7 +69,7 @@ def record_tally(
     snapshot = snapshot_hash(thread.posts)
     deadline = format_iso(result.deadline)
     source = redact_url(thread.source)  # a login in the address is never kept
-    shown = result.deadline.strftime("%Y-%m-%d %H:%M:%S")  # the game's time zone, as judges write
+    shown = format_local(result.deadline, ZoneInfo(result.roster.timezone))  # as judges write
     title = f"第 {result.round} 轮的投票（{thread.title or source}，截止 {shown}）"
     with game.transaction(title, kind="tally", round_no=result.round, based_on=based_on) as step:
         if not replace:

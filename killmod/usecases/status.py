@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from killmod.core.model import GameOver, Roster, Stage
+from killmod.core.times import format_local
 from killmod.game.guards import skipped_days, tie_waiting
 from killmod.game.state import day_goes_on, day_rounds, next_stage, rule_set_of, state_for
 from killmod.game.store import Event, Game
@@ -102,7 +104,7 @@ def game_status(game: Game) -> Status:
         bool(over),
         dealt,
         following,
-        _Fill(threads, deadline),
+        _Fill(threads, deadline, roster.timezone),
     )
     return Status(
         round=round_no,
@@ -218,12 +220,13 @@ class _Fill:
 
     threads: Threads
     deadline: datetime | None
+    timezone: str
 
     def tally(self, round_no: int) -> str:
         """``killmod tally …`` of the round's vote, with what the game file knows."""
         thread = self.threads.vote(round_no)
         source = f'"{thread}"' if thread else "投票帖"
-        shown = self.deadline.strftime("%Y-%m-%d %H:%M:%S") if self.deadline else None
+        shown = format_local(self.deadline, ZoneInfo(self.timezone)) if self.deadline else None
         deadline = f'"{shown}"' if shown else "截止时间"
         command = f"killmod tally {source} --deadline {deadline} --record --round {round_no}"
         if self.deadline is None:

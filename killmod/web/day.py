@@ -4,6 +4,7 @@ judge's rulings, the announcement, and recording it (``tally``, ``open``)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from flask import Blueprint, current_app, request
 
@@ -11,6 +12,7 @@ from killmod.announce.handouts import alias_note, open_handout
 from killmod.announce.tallypost import render_provisional, tally_notes, tally_outputs
 from killmod.announce.views import public_roster, public_tally, unknown_names
 from killmod.core.errors import SEAT, BadInput, KillmodError
+from killmod.core.times import format_local
 from killmod.usecases.alias import record_alias
 from killmod.usecases.gamefile import last_step
 from killmod.usecases.nightform import skippable_day
@@ -65,8 +67,8 @@ def defaults() -> dict:
     deadline = request.values.get("deadline", "").strip()
     if not deadline and standing is not None:  # a recorded vote: as it was counted
         deadline = standing.deadline
-    elif not deadline and state.deadline is not None:
-        deadline = state.deadline.strftime("%Y-%m-%d %H:%M:%S")
+    elif not deadline and state.deadline is not None:  # as `status` suggests it to a command
+        deadline = format_local(state.deadline, ZoneInfo(state.roster.timezone))
     return {
         "round_no": round_no,
         "thread": thread.strip(),
@@ -128,7 +130,7 @@ def count_now(values: dict) -> dict:
         "verdicts": shown.verdicts,
         "deadline_iso": counted.deadline.isoformat(),
         "offset": int(counted.deadline.utcoffset().total_seconds() // 60),
-        "deadline_text": counted.deadline.strftime("%Y-%m-%d %H:%M:%S"),
+        "deadline_text": format_local(counted.deadline, ZoneInfo(counted.result.roster.timezone)),
         "rulings": current_rulings(rulings),
         "skew": _skew(values["thread"]),
     }
