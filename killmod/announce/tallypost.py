@@ -118,7 +118,7 @@ def tally_notes(result: TallyResult, templates: Path | None, *, game_file: bool 
 
     view = tally_notes_view(result, game_file=game_file)
     # The bundled notes say nothing when there is nothing to note: no template to render.
-    noted = ("recount", "flags", "hidden", "loose", "unsure", "unknown")
+    noted = ("recount", "flags", "hidden", "loose", "unsure", "unknown", "api_sizes")
     if templates is None and not any(view.values[key] for key in noted):
         return ""
     from killmod.announce.render import render_public

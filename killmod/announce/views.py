@@ -285,7 +285,8 @@ def tally_notes_view(result: TallyResult, *, game_file: bool = True) -> PublicVi
     a part of several names (``unsure``) — and each name nobody has with the command that
     makes it the suggested seat's alias (``unknown``; ``game_file``: the judge counts with
     a game file, else from a roster file); and a recorded vote counted again, compared with
-    its record (``recount``, ``killmod.usecases.recount``)."""
+    its record (``recount``, ``killmod.usecases.recount``); ``api_sizes``: a post read from
+    the mobile API was counted, and the API shows no text size."""
     public = [public_verdict(v) for v in result.verdicts]
     return PublicView(
         {
@@ -305,8 +306,16 @@ def tally_notes_view(result: TallyResult, *, game_file: bool = True) -> PublicVi
             "game_file": game_file,
             "recount": result.recount,
             "deadline": result.deadline,
+            "api_sizes": counted_from_api(result),
         }
     )
+
+
+def counted_from_api(result: TallyResult) -> bool:
+    """Whether a post read from the mobile API was counted: the API shows no text size
+    (``killmod.fetch.api.SIZES_UNSEEN``), so a ballot hidden in text sized 0 reads as any."""
+    from_api = any(view.view == "api" for view in result.source.views)
+    return from_api and any(verdict.verdict == "counted" for verdict in result.verdicts)
 
 
 def dawn_view(done: RecordedNight, roster: Roster) -> PublicView:

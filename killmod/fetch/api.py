@@ -44,6 +44,13 @@ from scrapers.base import ThreadViews
 
 API_PPP = 1000  # posts an API request asks for: a whole vote thread in one
 TAIL_PPP = 20  # posts a page when watch asks for the newest: a few KB
+# What no version of the API shows (the audit's line for the view): the mobile plugin
+# deletes every [size] tag before the board renders a message — versions 1-3 in its
+# discuzcode hook (source/plugin/mobile/mobile.class.php lines 358-363), version 4 in its
+# mobile_discuzcode (source/plugin/mobile/discuzcode.func.php lines 92-93, replaced by "").
+SIZES_UNSEEN = (
+    "看不到字号（接口删掉了 [size]：0 号字藏的字在这里照常显示，按读者所见读用 --view pages）"
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,7 @@ class ApiRead:
         pages = self.thread.pages
         said = f"手机接口（第 {self.version} 版）：帖子、楼层、作者编号和精确到秒的时间"
         said += "、编辑记录" if self.edits_shown else "（这一版不显示编辑记录）"
+        said += f"；{SIZES_UNSEEN}"
         if self.capped:
             said += (
                 f"；论坛对游客每页只给 {self.per_page} 帖（版块开了页面缓存），"
