@@ -114,6 +114,8 @@ def tally_notes(result: TallyResult, templates: Path | None, *, game_file: bool 
     them an alias (``game_file``: else the roster's aliases), posts a hidden effect left
     uncounted, and a recorded vote counted again against its record (empty when there is
     nothing to note)."""
+    if templates is None and not _may_note(result):
+        return ""  # nothing to note: the views' module (~10 ms to load) is not needed
     from killmod.announce.views import tally_notes_view
 
     view = tally_notes_view(result, game_file=game_file)
@@ -125,6 +127,21 @@ def tally_notes(result: TallyResult, templates: Path | None, *, game_file: bool 
 
     notes = render_public("tally.notes.text.j2", templates, view)
     return notes.rstrip("\n") if notes.strip() else ""
+
+
+def _may_note(result: TallyResult) -> bool:
+    """Whether the bundled notes may say anything: what each of them needs, looked at
+    without building their view (a flag, a recount, a loose reading, a name nobody has, a
+    read of the API)."""
+    return bool(
+        result.flags
+        or result.recount
+        or any(view.view == "api" for view in result.source.views)
+        or any(
+            v.read_as == "part" or "script" in v.notes or v.verdict == "unknown_target"
+            for v in result.verdicts
+        )
+    )
 
 
 def tally_secrets(result: TallyResult, templates: Path | None) -> str:
