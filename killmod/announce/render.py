@@ -18,7 +18,6 @@ import logging
 import os
 from contextlib import suppress
 from hashlib import sha1
-from importlib.resources import files
 from pathlib import Path
 from types import ModuleType
 
@@ -61,7 +60,7 @@ _MARK_LENGTH = 8  # the fewest characters a template's fixed line needs to tell 
 
 def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
     """The sandboxed template environment; a judge's folder overrides the bundled templates."""
-    loaders = [FileSystemLoader(str(files("killmod.templates")))]
+    loaders = [FileSystemLoader(str(_bundled_templates()))]
     if templates is not None:
         if not templates.is_dir():
             raise BadInput(f"模板文件夹不存在：{templates}")
@@ -82,6 +81,15 @@ def environment(templates: Path | None = None) -> ImmutableSandboxedEnvironment:
     # ``tojson`` shows Chinese as Chinese (``killmod verify`` prints parts of a bundle).
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": True}
     return env
+
+
+def _bundled_templates() -> Path:
+    """The folder of the bundled templates: their package's own folder (a FileSystemLoader
+    reads files; ``importlib.resources.files`` would load zipfile and more, ~2.5 ms of a
+    start, to name the same folder)."""
+    import killmod.templates
+
+    return Path(killmod.templates.__file__).parent
 
 
 class _Sandbox(ImmutableSandboxedEnvironment):
