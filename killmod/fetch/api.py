@@ -94,13 +94,15 @@ def read_api(
     source: str,
     tz: ZoneInfo,
     tail: bool,
+    texts: bool = True,
 ) -> ApiRead:
     """The whole thread from the API's ``version``; ``tail``: the pages before the last one
-    known may come from the cache."""
+    known may come from the cache; without ``texts``, who posted when alone (the messages
+    not read: ``scrapers.discuz_x_mobile.parse``)."""
     scraper = views.api
     first_url = views.api_url(API_PPP, 1, version)
     tid = scraper.address(first_url).thread
-    reader = _Pages(fetcher, tz, scraper.NAME, Expected(thread=tid), lambda n: first_url)
+    reader = _Pages(fetcher, tz, scraper.NAME, Expected(thread=tid), lambda n: first_url, texts)
     (first,) = reader.read([1], cached_before=2 if tail else 0)
     from_cache = 1 in reader.cached
     size = first.per_page or API_PPP
@@ -193,8 +195,10 @@ class _Pages:
         forum: str,
         same: Expected,
         url: Callable[[int], str],
+        texts: bool = True,
     ) -> None:
         self.fetcher, self.tz, self.forum, self.same, self.url = fetcher, tz, forum, same, url
+        self.texts = texts
         self.unplaced: dict[int, Fetched] = {}
         self.cached: set[int] = set()  # the pages last read from the cache
 
@@ -241,6 +245,7 @@ class _Pages:
             expected=self.expected(n),
             keep_posts=False,
             learn_zone=learn_zone,
+            texts=self.texts,
         )[1]
 
     def expected(self, n: int) -> Expected:
