@@ -44,6 +44,7 @@ PUBLIC = {
     "lottery.reveal.bbcode.j2",
     "lottery.verify.text.j2",
     "verify.text.j2",
+    "tally.replace.text.j2",
     "gameover.bbcode.j2",
     "status.text.j2",
     "rules.text.j2",
@@ -92,13 +93,13 @@ PIECES = {
     "markup_bbcode.j2",
     "markup_text.j2",
     "words.j2",
+    "differences.j2",
     "penalties.j2",
     "provisional.j2",
     "open.j2",
     "remind.j2",
     "sub.j2",
     "history.j2",
-    "differences.j2",
 }
 # Names a curious template would try beyond killmod's own.
 GUESSES = [

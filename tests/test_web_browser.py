@@ -4,11 +4,15 @@ driven by Selenium), against the tests' local board.
 A whole 1.2 day: the game imported from a roster file through the page's own field, the
 deal, 登录论坛 through the board's own form with its captcha (a wrong code refused beside
 its field), the night, the vote thread pasted, the live count changing when a ballot is
-posted on the board, a ruling that makes a tie, 记录, 复制 (the clipboard's text checked),
-发到论坛 after its confirmation, the tie's lottery made and revealed, the next night read
-from the judge's 站内短信 and recorded, 历程, 撤销, the other steps' forms, a substitute at
-a phone's width.  The 新游戏 form is driven once on its own (its refusal
-beside the seat at fault, then the game made).
+posted on the board, a nickname made a seat's alias from the count, a ruling that makes a
+tie, 记录 with the evidence bundle attached, 下载证据包 (the downloaded zip checked by
+``killmod verify``), 复制 (the clipboard's text checked), 发到论坛 after its confirmation
+(the bundle attached to the reply), the tie's lottery made and revealed, the next night
+read from the judge's 站内短信 and recorded, 历程, 撤销, the other steps' forms, a
+substitute at a phone's width and his notice sent by 站内短信 after its confirmation.
+Then a day skipped and undone, and a recorded vote recorded again after an alias, once
+what changes is shown.  The 新游戏 form is driven once on its own (its refusal beside the
+seat at fault, then the game made).
 
 The screenshots it takes are the judge's guide's (docs/guide/images/): set
 ``KILLMOD_GUIDE_SHOTS`` to a folder to keep them there.
@@ -24,7 +28,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from killmod.commands.cli import main
 from killmod.web.app import create_app
 from tests.support.gamefiles import JUDGE, TID, name
 from tests.support.pagebuilder import SHANGHAI
@@ -206,7 +212,7 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     now = datetime.now(SHANGHAI).replace(microsecond=0)
     thread = vote_thread(
         board,
-        {1: "投5号", 2: "投5号", 3: "投7号", 11: "我看5号最可疑"},
+        {1: "投5号", 2: "投5号", 3: "投7号", 11: "我看5号最可疑", 12: "投阿七", 13: "投5号"},
         now - timedelta(minutes=30),
     )
     vote_url = f"{base}/forum.php?mod=viewthread&tid={TID}"
@@ -275,6 +281,16 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     post_ballot(thread, 4, "投7号", datetime.now(SHANGHAI).replace(microsecond=0))
     wait_for(lambda: judge.value_of("#count-post-text") != first, 15, "the count to change")
 
+    # 记为别名: 12号 voted for “阿七”, a name nobody has; the count offers it as 7号's alias
+    wait_for(lambda: "阿七" in judge.text_of("#unknown-names"), what="the unknown name")
+    judge.choose("#unknown-names select[name=seat]", "7")
+    judge.find("#unknown-names button").click()
+    wait_for(lambda: "确认记为别名" in judge.text_of("#confirm-alias"), what="the alias's question")
+    judge.shoot("24-alias-from-count.png")
+    judge.find("#confirm-alias button").click()
+    wait_for(lambda: "「阿七」是 7号 玩家7 的别名" in judge.text_of("#done"), what="the alias")
+    wait_for(lambda: "阿七" not in judge.text_of("#count .notes"), what="the recount")
+
     # a ruling: 11号's post (“我看5号最可疑”, no ballot) is an abstention: 5 and 7 tie
     row = judge.find("#pid-81005")
     from selenium.webdriver.support.ui import Select
@@ -288,10 +304,27 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     judge.shoot("08-final-count.png")
     judge.find("#record-form button").click()
     wait_for(lambda: "确认记录第" in judge.text_of("h1"), what="确认记录第")
+    chosen = judge.find("#evidence-choice input[value=attach]")
+    assert chosen.is_selected()  # signed in: the bundle goes with the announcement
     judge.shoot("09-confirm-record.png")
     judge.find("#confirm-record button").click()
     announcement = judge.value_of("#step-post-text")
     assert "5号" in announcement and "7号" in announcement and "平票" in announcement
+    assert "（证据包：本帖附件。" in announcement
+
+    # 下载证据包: the bundle as killmod evidence writes it, which killmod verify confirms
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    browser.execute_cdp_cmd(
+        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
+    )
+    judge.shoot("25-recorded.png")
+    judge.find("#evidence-1").click()
+    bundle = downloads / "killmod-round1-evidence.zip"
+    wait_for(lambda: bundle.exists() and not list(downloads.glob("*.crdownload")), what="the zip")
+    checked = CliRunner().invoke(main, ["verify", str(bundle)])
+    assert checked.exit_code == 0, checked.output
+    assert "结论：一致" in checked.stdout and announcement in checked.stdout
 
     # 复制: the clipboard holds the post, byte for byte
     browser.execute_cdp_cmd(
@@ -311,11 +344,14 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
         lambda: "将以 法官（uid 900）的身份回复帖子" in judge.text_of("#where"),
         what="将以 法官（uid 900）的身份回复帖子",
     )
+    assert "，附件 killmod-round1-evidence.zip（" in judge.text_of("#where")
     judge.shoot("10-confirm-post.png")
     assert board.replies == []
     judge.find("#confirm-post button").click()
     wait_for(lambda: "已回复帖子" in judge.text_of("#done"), what="已回复帖子")
     assert [(tid, text) for tid, _, text in board.replies] == [(TID, announcement)]
+    ((_, pid, _),) = board.replies
+    assert board.attachments_of(pid) == [(bundle.name, bundle.read_bytes())]
 
     # 抽签: 今天 leads to the tie's lottery; the lots made (the commitment to post, the lots
     # on the 仅法官可见 page), then the drawn lot revealed
@@ -389,11 +425,109 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     judge.go("/sub")
     judge.choose("#sub-form select[name=seat]", "3")
     judge.find("#sub-form input[name=name]").send_keys(SUBSTITUTE)
+    judge.find("#sub-form input[name=uid]").send_keys("6000")
+    judge.find("#sub-form input[name=send]").click()  # his notice by 站内短信, confirmed first
     judge.shoot("23-phone-sub.png")
     judge.find("#sub-form button").click()
     post = wait_for(lambda: judge.value_of("#step-post-text"), what="the substitution")
     assert SUBSTITUTE in post and "3号" in post
     assert judge.width() <= PHONE
+    judge.find("#send-form button").click()
+    wait_for(lambda: f"3号 {SUBSTITUTE}（uid 6000）" in judge.text_of("#plan"), what="to whom")
+    judge.shoot("26-phone-send.png")
+    assert board.pms_to(6000) == []
+    judge.find("#confirm-send button").click()
+    wait_for(lambda: "站内短信发完" in judge.text_of("#done"), what="the notice sent")
+    (letter,) = board.pms_to(6000)
+    assert letter.text not in browser.page_source  # the role stays off the page
+    assert judge.width() <= PHONE
     for path in ("/login", "/lottery", "/vote"):
         judge.go(path)
         assert judge.width() <= PHONE, path
+
+
+def test_a_day_skipped_then_a_vote_recorded_again_in_the_browser(
+    browser, server, serve_site, tmp_path: Path
+):
+    """跳过白天 confirmed, then undone; the vote recorded, a nickname made an alias from the
+    recorded round's count, and the vote recorded again once the judge has seen what
+    changes; the threads recorded on 游戏帖和投票帖."""
+    address, token, _ = server
+    board = board_for_a_12_game()
+    base = serve_site(board)
+    now = datetime.now(SHANGHAI).replace(microsecond=0)
+    ballots = {seat: "投5号" for seat in (1, 2, 3, 7)} | {seat: "投4号" for seat in (4, 8, 9)}
+    vote_thread(board, ballots | {6: "投四哥", 5: "弃权"}, now - timedelta(hours=2))
+    vote_url = f"{base}/forum.php?mod=viewthread&tid={TID}"
+    deadline = (now - timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M:%S")
+    judge = Judge(browser, address, shots(tmp_path))
+
+    judge.go(f"/?token={token}")
+    judge.find("#import-form input[name=roster]").send_keys(str(roster_file(tmp_path)))
+    judge.find("#import-form button").click()
+    judge.find("#deal-form button").click()
+    wait_for(lambda: "已发身份" in judge.text_of("#done"), what="已发身份")
+    judge.go("/night")
+    judge.choose("#night-kill", "16")
+    judge.find("input[name=at]").send_keys((now - timedelta(hours=3)).strftime("%Y-%m-%d %H:%M"))
+    judge.find("#night-form button").click()
+    if browser.find_elements(judge.by.CSS_SELECTOR, "input[name=self_aimed]"):
+        judge.find("input[name=self_aimed]").click()
+        judge.find("#night-form button").click()
+    wait_for(lambda: judge.value_of("#step-post-text"), what="the dawn post")
+
+    # 游戏帖和投票帖: the vote thread recorded, so the count needs no address typed
+    judge.go("/threads")
+    judge.find("#thread-form input[value=vote]").click()
+    judge.find("#thread-form input[name=url]").send_keys(vote_url)
+    judge.find("#thread-form button").click()
+    wait_for(lambda: "已记下第 1 轮的投票帖" in judge.text_of("#done"), what="the vote thread")
+    judge.shoot("27-threads.png")
+
+    # 跳过白天: offered on 今天, confirmed on the night's page, then undone
+    judge.go("/")
+    judge.find("#skip-day-step").click()
+    wait_for(lambda: "第 1 轮白天的投票还没有记录" in judge.text_of("#skip-day"), what="the skip")
+    judge.choose("#night-kill", "10")
+    judge.find("input[name=at]").send_keys(now.strftime("%Y-%m-%d %H:%M"))
+    judge.find("input[name=skip_day]").click()
+    judge.shoot("28-skip-day.png")
+    judge.find("#night-form button").click()
+    if browser.find_elements(judge.by.CSS_SELECTOR, "input[name=self_aimed]"):
+        assert judge.find("input[name=skip_day]").is_selected()  # kept as ticked
+        judge.find("input[name=self_aimed]").click()
+        judge.find("#night-form button").click()
+    wait_for(lambda: "第 2 轮的夜晚" in judge.text_of("h1"), what="the night recorded")
+    judge.go("/undo")
+    judge.find("#undo-form button").click()
+    wait_for(lambda: "已撤销" in judge.text_of("#undone"), what="已撤销")
+
+    # the vote recorded: 6号's “四哥” is nobody's name, so 5 is out by 4 votes to 3
+    judge.go("/vote")
+    box = judge.find("input[name=deadline]")
+    box.clear()
+    box.send_keys(deadline)
+    judge.find("#vote-form button").click()
+    wait_for(lambda: "截止后的计票公告" in judge.text_of("#count"), what="the final count")
+    judge.find("#record-form button").click()
+    judge.find("#evidence-choice input[value=ask]").click()
+    judge.find("#confirm-record button").click()
+    first = wait_for(lambda: judge.value_of("#step-post-text"), what="the announcement")
+    assert "5号 玩家5[/b] 得票最高，被投出局" in first
+
+    # 四哥 is 4号: made an alias from the recorded round's count, then the vote recorded again
+    judge.go("/vote")
+    judge.find("#earlier a").click()
+    wait_for(lambda: "四哥" in judge.text_of("#unknown-names"), what="the unknown name")
+    judge.choose("#unknown-names select[name=seat]", "4")
+    judge.find("#unknown-names button").click()
+    judge.find("#confirm-alias button").click()
+    wait_for(lambda: "「四哥」是 4号 玩家4 的别名" in judge.text_of("#done"), what="the alias")
+    judge.find("#replace-form button").click()
+    changes = wait_for(lambda: judge.text_of("#changes"), what="what changes")
+    assert "结果：记录的是 5号 玩家5 出局，重新计票是 平票（4号 玩家4、5号 玩家5）" in changes
+    judge.shoot("29-replace.png")
+    judge.find("#confirm-replace button").click()
+    wait_for(lambda: "第 1 轮计票已重新记录" in judge.text_of("h1"), what="recorded again")
+    again = judge.value_of("#step-post-text")
+    assert "平票" in again and "被投出局" not in again

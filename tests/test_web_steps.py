@@ -8,79 +8,15 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from click.testing import CliRunner
-
 import killmod.usecases.lottery as lottery_usecase
-from killmod.commands.cli import main
 from tests.support.boardgames import GAME_TID, uid
-from tests.support.gamefiles import JUDGE, TID, name
+from tests.support.gamefiles import JUDGE, name
 from tests.support.pagebuilder import SHANGHAI, FakePost
-from tests.support.webpage import (
-    board_for_a_12_game,
-    judge_cookies,
-    let_in,
-    roster_form,
-    text_box,
-    vote_thread,
-)
-
-OPENED = datetime(2024, 3, 1, 19, 0, tzinfo=SHANGHAI)
-DEADLINE = "2024-03-01 22:00"
-TIE = {seat: "投5号" for seat in range(1, 7)} | {seat: "投7号" for seat in range(7, 13)}
-FIVE_OUT = {seat: "投5号" for seat in range(1, 13)}
-
-
-def run(*args: object):
-    return CliRunner().invoke(main, [str(arg) for arg in args])
-
-
-def error_beside(html: str, field: str) -> str:
-    """The refusal shown beside the form's ``field`` (and only the pointer at the top)."""
-    beside = rf'<span class="field-error" role="alert" id="error-{field}">(.*?)</span>'
-    found = re.search(beside, html)
-    assert found, f"no refusal beside {field}: {html[html.find('<main>') :][:1500]}"
-    assert "什么也没有记录：见下面标红的一项" in html
-    return found[1]
-
-
-class Day:
-    """A 1.2 game made on the page, dealt, night 1 recorded (16 killed), its round-1 vote
-    thread on the local board; ``twin()`` copies the game file for the command."""
-
-    def __init__(self, tmp_path: Path, serve_site, ballots: dict[int, str]):
-        self.tmp = tmp_path
-        self.board = board_for_a_12_game()
-        self.base = serve_site(self.board)
-        vote_thread(self.board, ballots, OPENED)
-        self.db = tmp_path / "game" / "killmod.db"
-        self.db.parent.mkdir()
-        self.page = let_in(self.db)
-        assert self.page.post("/new", roster_form(self.page.csrf)).status_code == 303
-        assert self.page.post("/deal").status_code == 200
-        # the deal is random: 16 may be a killer, and the judge confirms his kill
-        night = {"night": "1", "kill": "16", "at": "2024-03-01 18:30", "self_aimed": "yes"}
-        assert self.page.post("/night", night).status_code == 200
-        self.vote_url = f"{self.base}/forum.php?mod=viewthread&tid={TID}"
-        self.game_url = f"{self.base}/forum.php?mod=viewthread&tid={GAME_TID}"
-        assert run("thread", "game", self.game_url, "--db", self.db).exit_code == 0
-        self.private = self.db.parent / "killmod-private"
-
-    def record_vote(self) -> None:
-        done = run("tally", self.vote_url, "--db", self.db, "--deadline", DEADLINE, "--record")
-        assert done.exit_code == 0, done.output
-
-    def twin(self) -> Path:
-        twin = self.tmp / "twin" / "killmod.db"
-        twin.parent.mkdir(exist_ok=True)
-        shutil.copy(self.db, twin)
-        return twin
-
-    def status(self) -> str:
-        return run("status", "--db", self.db).stdout
+from tests.support.webday import FIVE_OUT, OPENED, TIE, Day, error_beside, run
+from tests.support.webpage import judge_cookies, text_box
 
 
 def steady_lots(monkeypatch) -> None:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from killmod.usecases.open import Opening
     from killmod.usecases.out import JudgeDecision
     from killmod.usecases.sub import Substitution
+    from killmod.usecases.threads import RecordedThread
     from killmod.usecases.undo import Undone
 
 
@@ -318,6 +319,11 @@ def penalty_note(recorded: Penalty, templates: Path | None) -> str:
 
     shown = replace(recorded, camp=None)
     return render_public("penalty.text.j2", templates, record_view(penalty=shown))
+
+
+def thread_note(recorded: RecordedThread) -> str:
+    """What ``thread`` tells the judge it recorded."""
+    return f"已记下{recorded.where}：{recorded.address}"
 
 
 def alias_note(done: Alias) -> str:

@@ -8,6 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# What a count not recorded is, posted (``lurkers --post`` without ``--record``).
+COUNT_WHAT = "潜水统计"
+
 if TYPE_CHECKING:
     from killmod.announce.outputs import Outputs
     from killmod.game.delivery import Handout

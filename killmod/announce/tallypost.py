@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
     from killmod.usecases.provisional import Provisional
+    from killmod.usecases.replacing import Replacement
 
 
 def tally_handout(
@@ -108,17 +109,20 @@ def _posts(
     return public, notes, announcement
 
 
-def tally_notes(result: TallyResult, templates: Path | None, *, game_file: bool = True) -> str:
+def tally_notes(
+    result: TallyResult, templates: Path | None, *, game_file: bool = True, page: bool = False
+) -> str:
     """The notes for the judge: times to the minute, slips of the pen, loose readings
     (a part of a name, another script), names nobody has with the command that makes
-    them an alias (``game_file``: else the roster's aliases), posts a hidden effect left
-    uncounted, and a recorded vote counted again against its record (empty when there is
+    them an alias (``game_file``: else the roster's aliases; ``page``: the judge's page's
+    记为别名 button instead), posts a hidden effect left uncounted, and a recorded vote
+    counted again against its record (empty when there is
     nothing to note)."""
     if templates is None and not _may_note(result):
         return ""  # nothing to note: the views' module (~10 ms to load) is not needed
     from killmod.announce.views import tally_notes_view
 
-    view = tally_notes_view(result, game_file=game_file)
+    view = tally_notes_view(result, game_file=game_file, page=page)
     # The bundled notes say nothing when there is nothing to note: no template to render.
     noted = ("recount", "flags", "hidden", "loose", "unsure", "unknown", "api_sizes")
     if templates is None and not any(view.values[key] for key in noted):
@@ -151,3 +155,11 @@ def tally_secrets(result: TallyResult, templates: Path | None) -> str:
     from killmod.announce.views import tally_secrets_view
 
     return render_private("tally.private.j2", templates, tally_secrets_view(result))
+
+
+def replacement_text(done: Replacement, templates: Path | None) -> str:
+    """What recording a vote again would change, for the judge to confirm."""
+    from killmod.announce.render import render_public
+    from killmod.announce.views import replacement_view
+
+    return render_public("tally.replace.text.j2", templates, replacement_view(done)).rstrip("\n")

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from killmod.usecases.open import Opening
     from killmod.usecases.out import JudgeDecision
     from killmod.usecases.provisional import Provisional
+    from killmod.usecases.replacing import Replacement
     from killmod.usecases.status import Status
     from killmod.usecases.sub import Substitution
     from killmod.usecases.undo import Undone
@@ -277,14 +278,17 @@ def suggestions(result: TallyResult) -> dict[tuple[int | None, str], int]:
 _BALLOT_VERDICTS = frozenset({"counted", "superseded"})
 
 
-def tally_notes_view(result: TallyResult, *, game_file: bool = True) -> PublicView:
+def tally_notes_view(
+    result: TallyResult, *, game_file: bool = True, page: bool = False
+) -> PublicView:
     """The judge's notes on a tally that are no secret: minute-precision times in the
     deadline's minute, ballots that look like a slip of the pen (not counted), and how many
     posts a hidden effect left uncounted (not whose); the loose readings — a ballot read
     from a part of a name or from a name in another script than the roster's (``loose``),
     a part of several names (``unsure``) — and each name nobody has with the command that
     makes it the suggested seat's alias (``unknown``; ``game_file``: the judge counts with
-    a game file, else from a roster file); and a recorded vote counted again, compared with
+    a game file, else from a roster file; ``page``: on the judge's page, whose 记为别名
+    button does what the command would); and a recorded vote counted again, compared with
     its record (``recount``, ``killmod.usecases.recount``); ``api_sizes``: a post read from
     the mobile API was counted, and the API shows no text size."""
     public = [public_verdict(v) for v in result.verdicts]
@@ -304,6 +308,7 @@ def tally_notes_view(result: TallyResult, *, game_file: bool = True) -> PublicVi
             "unknown": [v for v in public if v.verdict == "unknown_target" and v.detail],
             "suggestions": suggestions(result),
             "game_file": game_file,
+            "page": page,
             "recount": result.recount,
             "deadline": result.deadline,
             "api_sizes": counted_from_api(result),
@@ -316,6 +321,27 @@ def counted_from_api(result: TallyResult) -> bool:
     (``killmod.fetch.api.SIZES_UNSEEN``), so a ballot hidden in text sized 0 reads as any."""
     from_api = any(view.view == "api" for view in result.source.views)
     return from_api and any(verdict.verdict == "counted" for verdict in result.verdicts)
+
+
+@dataclass(frozen=True)
+class UnknownName:
+    """A name a ballot gave that nobody has (``unknown_target``): the first floor it is
+    on, the name, and the seat it looks like (``suggested``: a near miss, else None)."""
+
+    floor: int | None
+    name: str
+    suggested: int | None
+
+
+def unknown_names(result: TallyResult) -> tuple[UnknownName, ...]:
+    """Each name nobody has that a post voted with, once, in the order of the posts: the
+    names the judge may make a seat's alias (``killmod alias``)."""
+    view = tally_notes_view(result)
+    found: dict[str, UnknownName] = {}
+    for v in view.values["unknown"]:
+        suggested = view.values["suggestions"].get((v.floor, v.detail))
+        found.setdefault(v.detail, UnknownName(v.floor, v.detail, suggested))
+    return tuple(found.values())
 
 
 def dawn_view(done: RecordedNight, roster: Roster) -> PublicView:
@@ -360,6 +386,18 @@ def evidence_check_view(check: Verification) -> PublicView:
     """``killmod verify``: each vote of a bundle counted again, its differences, the lottery.
     Everything in it comes from the bundle, which holds no secret."""
     return PublicView({"check": check})
+
+
+def replacement_view(done: Replacement) -> PublicView:
+    """Before a recorded vote is recorded again: what the new record changes (the public
+    results' differences, as ``killmod verify`` shows a recount's)."""
+    return PublicView(
+        {
+            "round": done.round,
+            "differences": done.differences,
+            "names": done.names,
+        }
+    )
 
 
 def gameover_view(winner: GameOver, roster: Roster) -> PublicView:

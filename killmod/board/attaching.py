@@ -17,7 +17,11 @@ import requests
 
 from killmod.board.session import Board, BoardOptions, BoardRefused
 from killmod.core.redact import redact_url
+from killmod.usecases.evidence import bundle_name, evidence
 from scrapers import discuz_x_upload as upload
+
+# Where the announcement says the evidence bundle is when it goes out attached to it.
+ATTACHED = "本帖附件"
 
 if TYPE_CHECKING:
     from killmod.game.store import Game
@@ -57,9 +61,11 @@ def uploader_for(html: str, attachment: Attachment, where: str) -> upload.Upload
     return found
 
 
-def check_attachable(game: Game, url: str, options: BoardOptions, name: str) -> None:
-    """Before a vote is recorded whose announcement will say its bundle is attached: the
-    thread's reply box, as the judge sees it, takes a file called ``name``."""
+def check_attachable(game: Game, url: str, options: BoardOptions, round_no: int) -> None:
+    """Before a vote of round ``round_no`` is recorded whose announcement will say its
+    bundle is attached (``ATTACHED``): the thread's reply box, as the judge sees it, takes
+    the bundle's file."""
+    name = bundle_name(round_no)
     with Board(url, options) as board:
         read = board.read(url)
         board.judge(read.html, game.roster(), url)
@@ -67,6 +73,12 @@ def check_attachable(game: Game, url: str, options: BoardOptions, name: str) -> 
             uploader_for(read.html, Attachment(name, b""), url)
         except BoardRefused as error:
             raise BoardRefused("没有记录：" + error.message) from None
+
+
+def evidence_attachment(game: Game, round_no: int) -> Attachment:
+    """Round ``round_no``'s evidence bundle, to attach to the announcement of its vote."""
+    made = evidence(game, round_no)
+    return Attachment(made.name, made.data, f"第 {round_no} 轮计票证据包（killmod verify 核对）")
 
 
 def upload_file(board: Board, found: upload.Uploader, attachment: Attachment, referer: str) -> int:

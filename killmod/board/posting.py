@@ -108,6 +108,20 @@ class Posted:
 Confirm = Callable[[Preview], bool]
 
 
+def described(preview: Preview, what: str) -> str:
+    """Where a post goes, as whom, what (``what``: 上面打印的公告…) and its attachment: the
+    sentence the judge confirms, the command's and the judge's page's alike."""
+    where = f"「{preview.title}」" if preview.title else ""
+    said = (
+        f"将以 {preview.judge.name}（uid {preview.judge.uid}）的身份回复帖子{where}"
+        f"（tid {preview.tid}，{preview.url}）：内容是{what}（{preview.characters} 个字符）"
+    )
+    if preview.attachment is not None:
+        size = len(preview.attachment.data) / 1024
+        said += f"，附件 {preview.attachment.name}（{size:.0f} KB）"
+    return said + "。"
+
+
 def post_announcement(
     game: Game,
     url: str,

@@ -105,6 +105,62 @@ class Plan:
     sent: tuple[Sent, ...]
     interval: float
 
+    @property
+    def said(self) -> str:
+        """The sentence the judge confirms (the command's and the judge's page's alike):
+        as whom, to whom — each uid checked on the board —, how paced; never a text."""
+        whom = "、".join(f"{n.seat}号 {n.name}（uid {n.uid}）" for n in self.waiting)
+        minutes = len(self.waiting) * self.interval / 60
+        before = f"已经发过 {len(self.sent)} 条，不再发。" if self.sent else ""
+        return (
+            f"将以 {self.judge.name}（uid {self.judge.uid}）的身份"
+            f"发 {len(self.waiting)} 条站内短信，"
+            f"每人只发自己的一条，论坛已核对每个 uid 的名字：{whom}。"
+            f"每条间隔至少 {self.interval:g} 秒（约 {minutes:.1f} 分钟）。{before}"
+        )
+
+
+def notices_for(
+    game: Game, texts: dict[int, str], what: str, *, step: int | None = None
+) -> list[Notice]:
+    """The notices of ``texts`` (by seat) to their seats' holders, for the recorded step
+    ``step`` (default: the last one)."""
+    roster = game.roster()
+    if step is None:
+        last = game.last_step()
+        step = last.id if last else None
+    return [
+        Notice(seat, roster.seat(seat).name, roster.seat(seat).uid, text, step, what)
+        for seat, text in sorted(texts.items())
+    ]
+
+
+def sending_said(sent: Sequence[Sent], total: int) -> list[str]:
+    """What the judge is told once a sending is over (after each message's own line): all
+    received, or which are not settled yet and why (those not told as they went)."""
+    again = sum(1 for each in sent if each.already and each.received)
+    fresh = sum(1 for each in sent if not each.already and each.received)
+    tail = f"（另有 {again} 条之前已发过）" if again else ""
+    unsettled = [each for each in sent if not each.received]
+    if not unsettled:
+        return [f"站内短信发完：这次发出 {fresh} 条，共 {total} 位玩家都已收到{tail}。"]
+    lines = [each.said for each in unsettled if each.already]  # not shown as it went
+    whom = "、".join(f"{each.notice.seat}号 {each.notice.name}" for each in unsettled)
+    lines.append(
+        f"站内短信：这次发出 {fresh} 条{tail}；{len(unsettled)} 位还没有确定收到（见上）：{whom}。"
+    )
+    return lines
+
+
+def refuse_unsure(sent: Sequence[Sent]) -> None:
+    """Refused (exit 1) when a message may have gone out or not: the judge looks first."""
+    maybe = [each for each in sent if each.unsure is not None]
+    if maybe:
+        raise BoardRefused(
+            f"不知道 {'、'.join(f'{each.notice.seat}号' for each in maybe)}的站内短信是否发出"
+            "（见上）：没有再发。请看一眼与他们的聊天记录。"
+        )
+
 
 def send_notices(
     game: Game,

@@ -14,7 +14,6 @@ from killmod.commands.speak import (
     Speaker,
     board_of,
     board_options,
-    notices_for,
     send_after,
     speaker,
     with_send_options,
@@ -55,4 +54,4 @@ def deal(
                 f"身份已经发好并记录，确认无误后用 killmod notices --send --board {board} "
                 "--yes 发出"
             )
-            send_after(game, speaker, board, notices_for(game, dealt, "发身份"), later=later)
+            send_after(game, speaker, board, dealt, "发身份", later=later)

@@ -69,7 +69,13 @@ def lurkers(
     """潜水统计：游戏帖里每位存活玩家本轮的发言次数。游戏帖可以是网址、保存的网页或文件夹
     （默认游戏文件记下的游戏帖）。不加 --record 时，给每位潜水的玩家写一份提醒短信（私密
     文件）：规则要法官先联系玩家，警告由法官决定后用 --record 记录。"""
-    from killmod.announce.lurkerposts import lurkers_handout, lurkers_post, prods, prods_note
+    from killmod.announce.lurkerposts import (
+        COUNT_WHAT,
+        lurkers_handout,
+        lurkers_post,
+        prods,
+        prods_note,
+    )
     from killmod.game.store import Game
     from killmod.game.threads import GAME, thread_or_remembered
     from killmod.usecases.lurkers import lurkers as count_lurkers
@@ -99,5 +105,5 @@ def lurkers(
                 from killmod.announce.outputs import note
 
                 note(prods_note(report))
-        what = None if record else "潜水统计"
+        what = None if record else COUNT_WHAT
         post_after(game, speaker, post_url, templates, what=what, recorded=record)

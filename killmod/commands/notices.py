@@ -16,7 +16,6 @@ from killmod.commands.speak import (
     Speaker,
     board_of,
     board_options,
-    notices_for,
     send_after,
     speaker,
     with_send_options,
@@ -61,4 +60,4 @@ def notices(
         else:
             deal = game.events("deal")
             step = deal[-1].step if deal else None
-            send_after(game, speaker, board, notices_for(game, texts, "重发", step=step))
+            send_after(game, speaker, board, texts, "重发", step=step)

@@ -21,7 +21,6 @@ import click
 if TYPE_CHECKING:
     from killmod.board.attaching import Attachment
     from killmod.board.posting import Announcement
-    from killmod.board.sending import Notice
     from killmod.board.session import BoardOptions
     from killmod.game.store import Game
 
@@ -221,19 +220,10 @@ def post_text(
 ) -> None:
     """Reply to ``url`` with ``announcement`` once (``again``: once more), after the judge
     confirms."""
-    from killmod.board.posting import Preview, post_announcement
+    from killmod.board.posting import Preview, described, post_announcement
 
     def confirm(preview: Preview) -> bool:
-        where = f"「{preview.title}」" if preview.title else ""
-        shown = (
-            f"将以 {preview.judge.name}（uid {preview.judge.uid}）的身份回复帖子{where}"
-            f"（tid {preview.tid}，{preview.url}）：内容是上面打印的{announcement.what}"
-            f"（{preview.characters} 个字符）"
-        )
-        if preview.attachment is not None:
-            size = len(preview.attachment.data) / 1024
-            shown += f"，附件 {preview.attachment.name}（{size:.0f} KB）"
-        shown += "。"
+        shown = described(preview, f"上面打印的{announcement.what}")
         return speaker.confirm(shown, "发到论坛？")
 
     posted = post_announcement(
@@ -277,28 +267,34 @@ def board_of(game: Game, board_url: str | None, what: str = "发站内短信") -
 
 
 def send_after(
-    game: Game, speaker: Speaker, board: str, notices: list[Notice], *, later: str | None = None
+    game: Game,
+    speaker: Speaker,
+    board: str,
+    texts: dict[int, str],
+    what: str,
+    *,
+    step: int | None = None,
+    later: str | None = None,
 ) -> None:
-    """Send ``notices`` (``killmod.board.sending.Notice``) by 站内短信 on ``board``, once each,
-    after the judge confirms (``later``: how to send them when he does not); what was sent
-    is named on stderr (never what it says)."""
-    from killmod.board.sending import Plan, Sent, send_notices
+    """Send the notices ``texts`` (by seat) by 站内短信 on ``board`` to their seats' holders,
+    once each, after the judge confirms (``later``: how to send them when he does not), as
+    ``what`` of the recorded step ``step`` (default: the last one); what was sent is named
+    on stderr (never what it says)."""
+    from killmod.board.sending import (
+        Plan,
+        Sent,
+        notices_for,
+        refuse_unsure,
+        send_notices,
+        sending_said,
+    )
+
+    notices = notices_for(game, texts, what, step=step)
 
     def confirm(plan: Plan) -> bool:
-        whom = "、".join(f"{n.seat}号 {n.name}（uid {n.uid}）" for n in plan.waiting)
-        minutes = len(plan.waiting) * plan.interval / 60
-        before = f"已经发过 {len(plan.sent)} 条，不再发。" if plan.sent else ""
-        shown = (
-            f"将以 {plan.judge.name}（uid {plan.judge.uid}）的身份"
-            f"发 {len(plan.waiting)} 条站内短信，"
-            f"每人只发自己的一条，论坛已核对每个 uid 的名字：{whom}。"
-            f"每条间隔至少 {plan.interval:g} 秒（约 {minutes:.1f} 分钟）。{before}"
-        )
         if later:
-            return speaker.confirm(shown, "发出？", later=later)
-        return speaker.confirm(shown, "发出？")
-
-    total = len(notices)
+            return speaker.confirm(plan.said, "发出？", later=later)
+        return speaker.confirm(plan.said, "发出？")
 
     def progress(sent: Sent) -> None:
         click.echo(sent.said, err=True)
@@ -308,45 +304,6 @@ def send_after(
     )
     if not sent:
         return
-    again = sum(1 for each in sent if each.already and each.received)
-    fresh = sum(1 for each in sent if not each.already and each.received)
-    tail = f"（另有 {again} 条之前已发过）" if again else ""
-    unsettled = [each for each in sent if not each.received]
-    if not unsettled:
-        click.echo(
-            f"站内短信发完：这次发出 {fresh} 条，共 {total} 位玩家都已收到{tail}。", err=True
-        )
-        return
-    for each in unsettled:
-        if each.already:  # not shown as it went
-            click.echo(each.said, err=True)
-    whom = "、".join(f"{each.notice.seat}号 {each.notice.name}" for each in unsettled)
-    click.echo(
-        f"站内短信：这次发出 {fresh} 条{tail}；{len(unsettled)} 位还没有确定收到（见上）：{whom}。",
-        err=True,
-    )
-    maybe = [each for each in unsettled if each.unsure is not None]
-    if maybe:
-        from killmod.board.session import BoardRefused
-
-        raise BoardRefused(
-            f"不知道 {'、'.join(f'{each.notice.seat}号' for each in maybe)}的站内短信是否发出"
-            "（见上）：没有再发。请看一眼与他们的聊天记录。"
-        )
-
-
-def notices_for(
-    game: Game, texts: dict[int, str], what: str, *, step: int | None = None
-) -> list[Notice]:
-    """The notices of ``texts`` (by seat) to their seats' holders, for the recorded step
-    ``step`` (default: the last one)."""
-    from killmod.board.sending import Notice
-
-    roster = game.roster()
-    if step is None:
-        last = game.last_step()
-        step = last.id if last else None
-    return [
-        Notice(seat, roster.seat(seat).name, roster.seat(seat).uid, text, step, what)
-        for seat, text in sorted(texts.items())
-    ]
+    for line in sending_said(sent, len(notices)):
+        click.echo(line, err=True)
+    refuse_unsure(sent)

@@ -15,7 +15,6 @@ from killmod.commands.speak import (
     Speaker,
     board_of,
     board_options,
-    notices_for,
     post_after,
     post_option,
     send_after,
@@ -59,17 +58,13 @@ def sub(
     私密文件夹；--send 把它发给替补的 uid；--post 把公告回复到游戏帖。"""
     from killmod.announce.handouts import sub_handout
     from killmod.announce.notices import notice_renderer
-    from killmod.core.errors import BadInput
     from killmod.game.store import Game
     from killmod.usecases.deal import current_notices
-    from killmod.usecases.sub import substitute, substitute_uid
+    from killmod.usecases.sub import refuse_unsendable, substitute
 
     with Game.open(db_path) as game:
-        if send and substitute_uid(game.roster(), name, uid) is None:
-            raise BadInput(
-                "--send 要给替补的论坛 uid（--uid，或名单的 substitutes 里写 uid）："
-                "站内短信只按 uid 发。什么也没有记录。"
-            )
+        if send:
+            refuse_unsendable(game, name, uid)
         board = board_of(game, board_url) if send else None
         hand_out = sub_handout(game, seat, name, fmt, outputs, templates, capture=speaker.capture)
         substitute(game, seat, name, uid=uid, at_text=at_text, deliver=hand_out)
@@ -80,4 +75,4 @@ def sub(
                 f"替补已经记录，确认无误后用 killmod notices --seat {seat} --send "
                 f"--board {board} --yes 发出"
             )
-            send_after(game, speaker, board, notices_for(game, texts, "替补"), later=later)
+            send_after(game, speaker, board, texts, "替补", later=later)

@@ -31,15 +31,12 @@ from killmod.commands.speak import Speaker, post_after, post_option, speaker
 from killmod.commands.speak import board_options as speaking_options
 
 if TYPE_CHECKING:
-    from killmod.board.attaching import Attachment
     from killmod.core.model import TallyResult
     from killmod.fetch.http import FetchOptions
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
 
 FORMATS = ("bbcode", "text", "json", "audit")
-# Where the announcement says the evidence bundle is when --post attaches it.
-ATTACHED = "本帖附件"
 
 
 def now() -> datetime:
@@ -178,18 +175,17 @@ def tally(
     # A recorded vote's evidence bundle goes with the announcement it posts, unless the
     # judge publishes it elsewhere (the announcement says where).
     attach = bool(post_url and record and not evidence_url)
+    evidence_at = evidence_url
     with opened as game:
         if attach:  # the announcement will say 本帖附件: the board must take the bundle
-            from killmod.board.attaching import check_attachable
-            from killmod.usecases.evidence import bundle_name
+            from killmod.board.attaching import ATTACHED, check_attachable
 
-            name = bundle_name(round_no or 1)
-            check_attachable(game, post_url, speaker.options("--post 发帖"), name)
+            check_attachable(game, post_url, speaker.options("--post 发帖"), round_no or 1)
+            evidence_at = ATTACHED
         if as_of is not None or (not record and not early and fmt in ("bbcode", "text")):
             _so_far(game, source, as_of=as_of, **shared)
             result = None
         else:
-            evidence_at = evidence_url or (ATTACHED if attach else None)
             result = _tally(
                 game,
                 source,
@@ -201,19 +197,14 @@ def tally(
             )
         if post_url:
             what = None if record else "目前的票数"
-            bundle = evidence_attachment(game, result.round) if attach and result else None
+            bundle = None
+            if attach and result:
+                from killmod.board.attaching import evidence_attachment
+
+                bundle = evidence_attachment(game, result.round)
             post_after(
                 game, speaker, post_url, templates, what=what, recorded=record, attachment=bundle
             )
-
-
-def evidence_attachment(game: Game, round_no: int) -> Attachment:
-    """The round's evidence bundle, to attach to the announcement of its vote."""
-    from killmod.board.attaching import Attachment
-    from killmod.usecases.evidence import evidence
-
-    made = evidence(game, round_no)
-    return Attachment(made.name, made.data, f"第 {round_no} 轮计票证据包（killmod verify 核对）")
 
 
 def _tally(

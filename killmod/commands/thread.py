@@ -22,14 +22,15 @@ def thread(kind: str | None, url: str | None, round_no: int | None, db_path: Pat
 
     记下后 tally、watch、lurkers、audit 不写网址也会用它；可以用 killmod undo 撤销。
     """
+    from killmod.announce.handouts import thread_note
     from killmod.announce.outputs import note, post
     from killmod.core.errors import BadInput
     from killmod.game.store import Game
-    from killmod.game.threads import kept_address, remembered, set_thread
+    from killmod.usecases.threads import known_threads, record_thread
 
     with Game.open(db_path) as game:
         if kind is None:
-            known = remembered(game)
+            known = known_threads(game)
             lines = [f"游戏帖：{known.game or '（没有记下）'}"]
             lines += [f"第 {n} 轮投票帖：{address}" for n, address in sorted(known.votes.items())]
             post("\n".join(lines) + "\n")
@@ -38,6 +39,5 @@ def thread(kind: str | None, url: str | None, round_no: int | None, db_path: Pat
             raise BadInput("请给出网址：killmod thread game 网址，或 killmod thread vote 网址")
         if kind == "game" and round_no is not None:
             raise BadInput("游戏帖不分轮次：不用 --round。")
-        number = set_thread(game, url, thread=kind, round_no=round_no)
-    where = "游戏帖" if kind == "game" else f"第 {number} 轮的投票帖"
-    note(f"已记下{where}：{kept_address(url)}")
+        recorded = record_thread(game, url, kind, round_no)
+    note(thread_note(recorded))

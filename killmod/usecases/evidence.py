@@ -288,6 +288,11 @@ def evidence(game: Game, round_no: int) -> Evidence:
     return Evidence(round_no, bundle_name(round_no), pack(files), tuple(votes), state)
 
 
+def bundle_rounds(game: Game) -> tuple[int, ...]:
+    """The rounds with a standing recorded vote: those ``evidence`` packs a bundle of."""
+    return tuple(sorted({row["round"] for row in game.tallies()}))
+
+
 def evidence_bytes(game: Game, round_no: int) -> bytes:
     """The bytes of round ``round_no``'s bundle (for a page that offers it for download)."""
     return evidence(game, round_no).data

@@ -52,6 +52,25 @@ def substitute_uid(roster: Roster, name: str, uid: int | None) -> int | None:
     return uid
 
 
+def refuse_unsendable(game: Game, name: str, uid: int | None) -> None:
+    """Before a substitution whose notice goes out by 站内短信 (``sub --send``): the roles
+    must be dealt (the notice is the seat's role), and the substitute's uid known
+    (``--uid``, or the roster's), as messages go by uid only."""
+    roster = game.roster()
+    if any(player.role is None for player in roster.players):
+        raise BadInput(
+            "本局还没有发身份，替补还没有站内短信可发：不用 --send 记录替补，"
+            "发身份（killmod deal）时他会收到这个座位的短信。什么也没有记录。",
+            option="--send",
+        )
+    if substitute_uid(roster, name, uid) is None:
+        raise BadInput(
+            "--send 要给替补的论坛 uid（--uid，或名单的 substitutes 里写 uid）："
+            "站内短信只按 uid 发。什么也没有记录。",
+            option="--uid",
+        )
+
+
 def _uid_owners(roster: Roster, name: str) -> list[tuple[str, int]]:
     """Everyone the game gives a uid, but the substitute ``name``: who, and the uid."""
     owners = [(f"法官 {judge}", uid) for judge, uid in roster.judge_uids.items()]

@@ -14,10 +14,28 @@ from pathlib import Path
 
 from flask import Flask
 
-from killmod.web import board, day, game_setup, guard, lottery, lurkers, night, seats, steps, today
+from killmod.web import (
+    board,
+    day,
+    evidence,
+    game_setup,
+    guard,
+    lottery,
+    lurkers,
+    night,
+    recording,
+    seats,
+    sending,
+    steps,
+    threads,
+    today,
+)
 from killmod.web.guard import CSRF_FIELD, CSRF_HEADER
 from killmod.web.pages import Settings
 
+# The page's parts, each its own blueprint.
+PARTS = (today, game_setup, day, recording, night, lottery, seats, lurkers, steps, threads)
+PARTS += (evidence, board, sending)
 MENU = (
     ("today.page", "今天"),
     ("game_setup.new_game", "新游戏"),
@@ -76,6 +94,6 @@ def create_app(
             "db_name": config.db.name,
         }
 
-    for module in (today, game_setup, day, night, lottery, seats, lurkers, steps, board):
+    for module in PARTS:
         app.register_blueprint(module.pages)
     return app

@@ -11,9 +11,10 @@ import time
 
 from flask import Blueprint, current_app, request
 
+from killmod.board.attaching import Attachment
 from killmod.board.cookies import keep_cookies
 from killmod.board.login import CAPTCHA, NAME, PASSWORD, BoardLogin
-from killmod.board.posting import Announcement, Preview, post_announcement
+from killmod.board.posting import Announcement, Preview, described, post_announcement
 from killmod.board.session import BoardOptions
 from killmod.core.errors import BadInput, KillmodError
 from killmod.usecases.gamefile import game_exists
@@ -24,12 +25,15 @@ from killmod.web.pages import game, refusal, settings, show
 pages = Blueprint("board", __name__)
 
 
-def remember_post(text: str, label: str, step: int | None) -> str:
+def remember_post(
+    text: str, label: str, step: int | None, attachment: Attachment | None = None
+) -> str:
     """Keep a step's post on the server for 发到论坛 (the browser sends back its key, never
-    the text: what is posted is what the step printed)."""
+    the text: what is posted is what the step printed), with the file to attach to it (a
+    vote's evidence bundle)."""
     kept = current_app.extensions.setdefault("killmod_posts", {})
     key = secrets.token_urlsafe(12)
-    kept[key] = Announcement(text, label, step)
+    kept[key] = Announcement(text, label, step, attachment)
     return key
 
 
@@ -46,15 +50,6 @@ def board_options() -> BoardOptions:
     if not cookies.exists():
         raise BadInput("还没有登录论坛：先在“登录论坛”页登录，或导入浏览器导出的 cookies.txt。")
     return BoardOptions(cookies, interval=settings().interval)
-
-
-def _where(preview: Preview, announcement: Announcement) -> str:
-    title = f"「{preview.title}」" if preview.title else ""
-    return (
-        f"将以 {preview.judge.name}（uid {preview.judge.uid}）的身份回复帖子{title}"
-        f"（tid {preview.tid}，{preview.url}）：内容是下面的{announcement.what}"
-        f"（{preview.characters} 个字符）。"
-    )
 
 
 @pages.post("/post/preview")
@@ -80,7 +75,7 @@ def preview():
     return show(
         "web/post.html.j2",
         stage="confirm",
-        where=_where(seen[0], announcement),
+        where=described(seen[0], f"下面的{announcement.what}"),
         text=announcement.text,
         key=request.form["key"],
         thread=thread,

@@ -7,23 +7,26 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, current_app, request
 
-from killmod.announce.handouts import open_handout
-from killmod.announce.tallypost import render_provisional, tally_handout, tally_notes, tally_outputs
-from killmod.announce.views import public_roster, public_tally
-from killmod.core.errors import KillmodError
+from killmod.announce.handouts import alias_note, open_handout
+from killmod.announce.tallypost import render_provisional, tally_notes, tally_outputs
+from killmod.announce.views import public_roster, public_tally, unknown_names
+from killmod.core.errors import SEAT, BadInput, KillmodError
+from killmod.usecases.alias import record_alias
 from killmod.usecases.gamefile import last_step
+from killmod.usecases.nightform import skippable_day
 from killmod.usecases.open import open_vote
 from killmod.usecases.provisional import NOW
 from killmod.usecases.reading import board_skew, page_fetching
+from killmod.usecases.replacing import latest_replaceable, recorded_vote, replaceable
 from killmod.usecases.rulings import current_rulings, rule_post, rulings_path
 from killmod.usecases.status import game_status
 from killmod.usecases.tally import count_so_far
-from killmod.usecases.tally import tally as run_tally
 from killmod.web.board import remember_post
 from killmod.web.pages import capturing, game, refusal, settings, show
+from killmod.web.seats import ALIAS_FIELDS
 
 pages = Blueprint("day", __name__)
-FIELDS = {"--deadline": "deadline"}
+FIELDS = {"--deadline": "deadline", "--evidence-url": "evidence_url", "--post": "evidence"}
 OPEN_FIELDS = {"--deadline": "open_deadline"}
 
 
@@ -37,7 +40,7 @@ def _board_cookies():
     return cookies if cookies.exists() else None
 
 
-def _fetching():
+def fetching():
     return page_fetching(_board_cookies(), settings().cache)
 
 
@@ -45,17 +48,24 @@ def _round(state) -> int:
     return state.pending_lottery or state.upcoming[1]
 
 
-def _defaults() -> dict:
+def defaults() -> dict:
     """The vote the page is about: the round, and its thread and deadline as the game file
     remembers them (``open``, an earlier count), unless the judge typed others."""
+    asked = request.values.get("round", "")
     with game() as opened:
         state = game_status(opened)
-    asked = request.values.get("round", "")
-    # a form carries the round it was shown for: a second tab records that round or nothing
-    round_no = int(asked) if asked.isdigit() else _round(state)
+        skippable = skippable_day(opened)
+        # a form carries the round it was shown for: a second tab records that round or nothing
+        round_no = int(asked) if asked.isdigit() else _round(state)
+        standing = recorded_vote(opened, round_no)
+        again = replaceable(opened, round_no)
+        # the latest recorded vote, which rulings or aliases may have changed since
+        latest = latest_replaceable(opened)
     thread = request.values.get("thread") or state.threads.vote(round_no) or ""
     deadline = request.values.get("deadline", "").strip()
-    if not deadline and state.deadline is not None:
+    if not deadline and standing is not None:  # a recorded vote: as it was counted
+        deadline = standing.deadline
+    elif not deadline and state.deadline is not None:
         deadline = state.deadline.strftime("%Y-%m-%d %H:%M:%S")
     return {
         "round_no": round_no,
@@ -63,13 +73,17 @@ def _defaults() -> dict:
         "deadline": deadline,
         "roster": public_roster(state.roster),
         "remembered": state.deadline is not None,
+        "skippable": skippable is not None and skippable == round_no,
+        "recorded": standing is not None,
+        "replaceable": again,
+        "earlier": latest if latest != round_no else None,
     }
 
 
 @pages.get("/vote")
 def vote():
     """The vote page: 投票帖, 截止时间, 计票; the count loads below once both are given."""
-    values = _defaults()
+    values = defaults()
     counting = bool(request.args.get("count")) and bool(values["thread"])
     return show("web/vote.html.j2", counting=counting, refresh=settings().refresh, **values)
 
@@ -78,11 +92,11 @@ def _skew(url: str) -> float | None:
     """The board's clock less this machine's, asked once per thread while the page runs."""
     known = current_app.extensions.setdefault("killmod_skew", {})
     if url not in known:
-        known[url] = board_skew(url, _fetching())
+        known[url] = board_skew(url, fetching())
     return known[url]
 
 
-def _count(values: dict) -> dict:
+def count_now(values: dict) -> dict:
     """The count as of now: provisional before the deadline (the post ``tally`` prints
     then), the final announcement after it."""
     rulings = rulings_path(settings().private_dir, values["round_no"])
@@ -95,7 +109,7 @@ def _count(values: dict) -> dict:
             round_no=values["round_no"],
             as_of=NOW,
             now=now(),
-            fetching=_fetching(),
+            fetching=fetching(),
             rulings=rulings if rulings.exists() else None,
         )
         final = counted.remaining.total_seconds() <= 0
@@ -109,7 +123,8 @@ def _count(values: dict) -> dict:
     return {
         "final": final,
         "text": text,
-        "notes": tally_notes(counted.result, templates),
+        "notes": tally_notes(counted.result, templates, page=True),
+        "unknown": unknown_names(counted.result),
         "verdicts": shown.verdicts,
         "deadline_iso": counted.deadline.isoformat(),
         "offset": int(counted.deadline.utcoffset().total_seconds() // 60),
@@ -123,9 +138,9 @@ def _count(values: dict) -> dict:
 def count():
     """The live count (htmx): asked again every ``refresh`` seconds while the vote is
     open; no longer once the final count is shown."""
-    values = _defaults()
+    values = defaults()
     try:
-        counted = _count(values)
+        counted = count_now(values)
     except KillmodError as error:
         return show(
             "web/count.html.j2", refresh=settings().refresh, **values, **refusal(error, FIELDS)
@@ -137,7 +152,7 @@ def count():
 def rule():
     """A one-click ruling on one post (by pid), kept in the round's rulings file; the count
     again with it."""
-    values = _defaults()
+    values = defaults()
     try:
         pid = int(request.form["pid"])
         rule_post(
@@ -146,7 +161,7 @@ def rule():
             request.form.get("choice", ""),
             request.form.get("note", "").strip() or "法官裁定",
         )
-        counted = _count(values)
+        counted = count_now(values)
     except KillmodError as error:
         return show(
             "web/count.html.j2", refresh=settings().refresh, **values, **refusal(error, FIELDS)
@@ -154,60 +169,44 @@ def rule():
     return show("web/count.html.j2", refresh=settings().refresh, **values, **counted)
 
 
-@pages.post("/vote/confirm")
-def confirm():
-    """What 记录 will record, and where: the announcement as it stands, to confirm."""
-    values = _defaults()
-    try:
-        counted = _count(values)
-    except KillmodError as error:
-        return show("web/vote.html.j2", counting=False, **values, **refusal(error, FIELDS)), 422
-    early = not counted["final"]
-    return show("web/vote_confirm.html.j2", early=early, **values, **counted)
+# --- 记为别名 from the count (killmod alias) --------------------------------------------------
 
 
-@pages.post("/vote/record")
-def record():
-    """记录 (``tally --record``, ``--early`` before the deadline): one step with every
-    guard inside it; a second tab or a command that recorded the round first is refused."""
-    values = _defaults()
-    rulings = rulings_path(settings().private_dir, values["round_no"])
-    templates = settings().templates
+@pages.post("/vote/alias/confirm")
+def alias_confirm():
+    """记为别名……: which name becomes which seat's alias, to confirm (nothing recorded)."""
+    return show("web/vote_alias.html.j2", form=request.form.to_dict(), **defaults())
+
+
+@pages.post("/vote/alias")
+def alias():
+    """The name recorded as the seat's alias (``killmod alias``: record_alias, its note),
+    then the vote counted again — the count page, whose 重新记录 records a recorded round
+    anew with it."""
+    values = defaults()
     try:
+        seat = request.form.get("seat", "").strip()
+        if not seat.isdigit():
+            raise BadInput("请选择座位。", option=SEAT)
         with game() as opened:
-
-            def build(result):
-                return tally_handout(result, opened, "bbcode", templates)
-
-            deliver, captured = capturing(build)
-            run_tally(
-                values["thread"],
-                deadline=values["deadline"] or None,
-                game=opened,
-                round_no=values["round_no"],
-                record=True,
-                early=request.form.get("early") == "1",
-                rulings=rulings if rulings.exists() else None,
-                fetching=_fetching(),
-                deliver=deliver,
-            )
-            step = last_step(opened)
+            done = record_alias(opened, int(seat), request.form.get("alias", ""))
     except KillmodError as error:
-        return show("web/vote.html.j2", counting=False, **values, **refusal(error, FIELDS)), 422
+        refused = refusal(error, ALIAS_FIELDS)
+        return show("web/vote_alias.html.j2", form=request.form.to_dict(), **values, **refused), 422
+    counting = bool(values["thread"])
     return show(
-        "web/step_done.html.j2",
-        title=f"第 {values['round_no']} 轮计票已记录",
-        post=captured.public,
-        done="\n".join(captured.notes) or step.title,
-        thread=values["thread"],
-        key=remember_post(captured.public, f"{step.title}的公告", step.id),
+        "web/vote.html.j2",
+        counting=counting,
+        refresh=settings().refresh,
+        done=alias_note(done),
+        **values,
     )
 
 
 @pages.post("/vote/open")
 def open_thread():
     """开投票帖 (``open``): the deadline (and the vote thread) recorded; the opening post."""
-    values = _defaults()
+    values = defaults()
     templates = settings().templates
     try:
         with game() as opened:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from killmod.announce.lurkerposts import lurkers_handout, lurkers_post, prods, prods_note
+from killmod.announce.lurkerposts import (
+    COUNT_WHAT,
+    lurkers_handout,
+    lurkers_post,
+    prods,
+    prods_note,
+)
 from killmod.announce.outputs import Outputs
 from killmod.core.errors import BadInput, KillmodError
 from killmod.usecases.gamefile import last_step
@@ -87,7 +93,14 @@ def count():
         round_no=report.round,
         lurking=len(report.lurkers),
         done="\n".join(notes),
+        key=remember_post(text, COUNT_WHAT, None),  # as lurkers --post without --record
+        thread=_thread(values),
     )
+
+
+def _thread(values: dict[str, str]) -> str:
+    """The game thread counted, to reply to (a saved page is no thread to post in)."""
+    return values["source"] if "://" in values["source"] else ""
 
 
 @pages.post("/lurkers/record")
@@ -107,6 +120,6 @@ def record():
         title=step.title,
         post=captured.public,
         done="\n".join(captured.notes) or step.title,
-        thread=values["source"] if "://" in values["source"] else "",
+        thread=_thread(values),
         key=remember_post(captured.public, f"{step.title}的公告", step.id),
     )

@@ -25,7 +25,11 @@ from killmod.web.pages import capturing, game, refusal, settings, show, show_pri
 
 pages = Blueprint("night", __name__)
 # A night's option as its errors name it (--kill) is the form's field of the same name.
-FIELDS = {f"--{option}": option for option in (*OPTION_NAMES, "extra-kills")} | {"--at": "at"}
+SKIP = "--skip-day"
+FIELDS = {f"--{option}": option for option in (*OPTION_NAMES, "extra-kills")} | {
+    "--at": "at",
+    SKIP: "skip_day",
+}
 INBOX_FIELDS = {"--until": "until", "--since": "since", "--early": "early", "--board": "board"}
 
 
@@ -33,13 +37,14 @@ def _values(**more) -> dict:
     """What the night's form shows: the next night, its options, the living seats, and the
     choices as given (``chosen``: option → the seats chosen, as the form sends them)."""
     with game() as opened:
-        form = night_form(opened)
+        form = night_form(opened, skip_day=_skipping())
         roster = public_roster(game_status(opened).roster)
         board = known_board(opened)
     chosen = {key: request.form.getlist(key) for key in request.form}
     return {
         "night": form.night,
         "name": form.name,
+        "skips": form.skips,
         "options": form.options,
         "several": tuple(SEVERAL),
         "ask_at": form.at,
@@ -55,6 +60,12 @@ def _form(**more):
     return show("web/night.html.j2", **_values(**more))
 
 
+def _skipping() -> bool:
+    """Whether the page is the night after a day to skip (跳过白天), which the judge
+    confirms on the form (``skip_day``) before it is recorded."""
+    return request.values.get("skip") == "1"
+
+
 @pages.get("/night")
 def night():
     """The next night's form: each of the set's powers a choice of living seats."""
@@ -68,6 +79,9 @@ def record():
     templates = settings().templates
     try:
         night_no = _night_number()
+        skip_day = request.form.get("skip_day") == "yes"
+        if _skipping() and not skip_day:
+            raise BadInput("请先勾选确认：跳过这个白天（不投票），直接记录这一夜。", option=SKIP)
         choice = night_choice({key: request.form.getlist(key) for key in request.form})
         with game() as opened:
             outputs = Outputs(settings().private_dir)
@@ -79,6 +93,7 @@ def record():
                 night_no,
                 choice,
                 at_text=request.form.get("at", "").strip() or None,
+                skip_day=skip_day,
                 self_aimed_confirmed=request.form.get("self_aimed") == "yes",
                 deliver=deliver,
             )

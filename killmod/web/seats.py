@@ -15,27 +15,40 @@ from killmod.announce.handouts import (
     penalty_note,
     sub_handout,
 )
+from killmod.announce.notices import notice_renderer
 from killmod.announce.outputs import Outputs
 from killmod.announce.views import public_roster
+from killmod.board.sending import notices_for
 from killmod.core.errors import SEAT, BadInput, KillmodError, about
-from killmod.usecases.alias import record_alias
+from killmod.usecases.alias import ALIAS, record_alias
+from killmod.usecases.deal import current_notices
 from killmod.usecases.gamefile import last_step
 from killmod.usecases.lurkers import record_leave
 from killmod.usecases.night import announcement_time
 from killmod.usecases.out import judge_outs, record_out
 from killmod.usecases.penalty import penalty_kinds, record_penalty
+from killmod.usecases.reading import known_board
+from killmod.usecases.replacing import latest_replaceable
 from killmod.usecases.status import game_status
-from killmod.usecases.sub import substitute
+from killmod.usecases.sub import refuse_unsendable, substitute
 from killmod.usecases.tally import recount_hint
-from killmod.web.board import remember_post
+from killmod.web.board import board_options, remember_post
 from killmod.web.pages import capturing, game, refusal, settings, show
+from killmod.web.sending import remember_sending
 
 pages = Blueprint("seats", __name__)
 FORMAT = "bbcode"  # the commands' default post format
-SUB_FIELDS = {SEAT: "seat", "替补": "name", "--uid": "uid", "--at": "at"}
+SUB_FIELDS = {
+    SEAT: "seat",
+    "替补": "name",
+    "--uid": "uid",
+    "--at": "at",
+    "--board": "board",
+    "--send": "send",
+}
 OUT_FIELDS = {SEAT: "seat", "--reason": "reason", "--round": "round", "--at": "at"}
 LEAVE_FIELDS = {SEAT: "seat", "--day": "day", "--note": "note"}
-ALIAS_FIELDS = {SEAT: "seat", "别名": "alias"}
+ALIAS_FIELDS = {SEAT: "seat", ALIAS: "alias"}
 PENALTY_FIELDS = {SEAT: "seat", "--round": "round", "--kind": "kind", "--choice": "choice"}
 
 
@@ -46,8 +59,11 @@ def _form(template: str, form: dict | None = None, **more):
         state = game_status(opened)
         outs = judge_outs(opened)
         kinds = penalty_kinds(opened)
+        board = known_board(opened)
     return show(
         template,
+        board=board or "",
+        signed=settings().board_cookies.exists(),
         roster=public_roster(state.roster),
         outs=outs,
         kinds=kinds,
@@ -77,7 +93,16 @@ def _text(field: str) -> str | None:
     return request.form.get(field, "").strip() or None
 
 
-def _done(title: str, public: str, notes: list[str], step, thread: str | None):
+def _done(
+    title: str,
+    public: str,
+    notes: list[str],
+    step,
+    thread: str | None,
+    sending: tuple[str, str] = ("", ""),
+):
+    """The step recorded: its post to copy or post, and its notices to send (``sending``:
+    their key and what they are, when the judge asked to send them)."""
     return show(
         "web/step_done.html.j2",
         title=title,
@@ -85,6 +110,8 @@ def _done(title: str, public: str, notes: list[str], step, thread: str | None):
         done="\n".join(notes) or step.title,
         thread=thread or "",
         key=remember_post(public, f"{step.title}的公告", step.id),
+        sending_key=sending[0],
+        sending_what=sending[1],
     )
 
 
@@ -101,6 +128,9 @@ def sub():
 def sub_record():
     """The substitution recorded (``killmod sub``): the 换替补 post; the substitute's notice
     written to the private folder before the commit."""
+    send = request.form.get("send") == "yes"
+    board = request.form.get("board", "").strip()
+    templates = settings().templates
     try:
         seat = _seat()
         name = request.form.get("name", "").strip()
@@ -108,16 +138,33 @@ def sub_record():
             raise BadInput("请写替补的论坛名。", option="替补")
         uid = _number("uid", "--uid", "替补的 uid")
         with game() as opened:
+            if send:  # as sub --send: refused before anything is recorded
+                _ready_to_send(opened, name, uid, board)
             outputs = Outputs(settings().private_dir)
             deliver, captured = capturing(
-                sub_handout(opened, seat, name, FORMAT, outputs, settings().templates)
+                sub_handout(opened, seat, name, FORMAT, outputs, templates)
             )
             substitute(opened, seat, name, uid=uid, at_text=_text("at"), deliver=deliver)
             step = last_step(opened)
             thread = game_status(opened).threads.game
+            if send:
+                texts = current_notices(opened, (seat,), notice_renderer(templates))
+                notices = notices_for(opened, texts, "替补")
     except KillmodError as error:
         return _form("web/sub.html.j2", **refusal(error, SUB_FIELDS)), 422
-    return _done(step.title, captured.public, captured.notes, step, thread)
+    what = f"替补 {name} 的站内短信（{seat}号的身份）"
+    key = remember_sending(board, notices, what) if send else ""
+    return _done(step.title, captured.public, captured.notes, step, thread, sending=(key, what))
+
+
+def _ready_to_send(opened, name: str, uid: int | None, board: str) -> None:
+    """What sending the substitute's notice needs, checked before the step is recorded: his
+    uid, the board, the judge signed in to it."""
+    refuse_unsendable(opened, name, uid)
+    if not board:
+        raise BadInput("请给出论坛网址（如游戏帖的网址），站内短信在那里发。", option="--board")
+    with about("--send"):
+        board_options()
 
 
 # --- 出局 ---------------------------------------------------------------------------------
@@ -232,6 +279,8 @@ def alias_record():
         with game() as opened:
             done = record_alias(opened, seat, request.form.get("alias", ""))
             hint = recount_hint(opened, None, None)
+            again = latest_replaceable(opened) if hint else None
     except KillmodError as error:
         return _form("web/alias.html.j2", **refusal(error, ALIAS_FIELDS)), 422
-    return _form("web/alias.html.j2", {}, done=alias_note(done), hint=hint or "", recorded=True)
+    note = alias_note(done)
+    return _form("web/alias.html.j2", {}, done=note, hint=hint or "", again=again, recorded=True)

@@ -12,6 +12,7 @@ from flask import Blueprint
 from killmod.announce.handouts import story_view, undo_handout
 from killmod.announce.render import render_public
 from killmod.core.errors import KillmodError
+from killmod.usecases.evidence import bundle_rounds
 from killmod.usecases.gamefile import last_step
 from killmod.usecases.history import chronicle
 from killmod.usecases.undo import undo as undo_last
@@ -68,6 +69,7 @@ def history():
     """历程: the history post (``killmod history``) and its picture inline."""
     with game() as opened:
         story = chronicle(opened)
+        bundles = bundle_rounds(opened)
     view = story_view(story)
     text = render_public("history.bbcode.j2", settings().templates, view)
-    return show("web/history.html.j2", text=text, picture=_picture(view))
+    return show("web/history.html.j2", text=text, picture=_picture(view), bundles=bundles)

@@ -10,8 +10,10 @@ from killmod.announce.render import render_game_over, render_private, render_pub
 from killmod.announce.views import public_roster, status_secrets_view, status_view
 from killmod.core.errors import KillmodError
 from killmod.usecases.deal import current_notices
+from killmod.usecases.evidence import bundle_rounds
 from killmod.usecases.gamefile import game_exists
 from killmod.usecases.lottery import standing_lottery
+from killmod.usecases.nightform import NightForm, night_form
 from killmod.usecases.out import judge_outs
 from killmod.usecases.penalty import penalty_kinds
 from killmod.usecases.status import Status, game_status
@@ -20,8 +22,10 @@ from killmod.web.pages import game, settings, show, show_private
 pages = Blueprint("today", __name__)
 
 
-def next_steps(state: Status, lots_made: bool = False) -> list[tuple[str, str]]:
-    """The buttons of what ``status`` suggests next: (words, the page's address)."""
+def next_steps(state: Status, lots_made: bool, night: str) -> list[tuple[str, str]]:
+    """The buttons of what ``status`` suggests next: (words, the page's address); ``night``
+    the next night as the rule set names it (``第 2 轮的夜晚``, V4.0 ``第 1 夜``), as status
+    does."""
     kind, number = state.upcoming
     if state.winner is not None:
         return [("揭秘帖", url_for("today.page") + "#reveal")]
@@ -35,8 +39,17 @@ def next_steps(state: Status, lots_made: bool = False) -> list[tuple[str, str]]:
             (f"第 {state.pending_lottery} 轮重新投票", url_for("day.vote")),
         ]
     if kind == "night":
-        return [(f"第 {number} 轮夜晚", url_for("night.night"))]
+        return [(night, url_for("night.night"))]
     return [(f"第 {number} 轮白天：计票", url_for("day.vote"))]
+
+
+def skip_step(form: NightForm) -> tuple[str, str] | None:
+    """The button that skips the day to come and records the night after it (``night
+    --skip-day``), confirmed on the night's page; None when no day can be skipped."""
+    if form.skips is None:
+        return None
+    words = f"跳过第 {form.skips} 轮白天，记录{form.name}……"
+    return words, url_for("night.night", skip=1)
 
 
 def other_steps(outs: bool, penalties: bool) -> list[tuple[str, str]]:
@@ -48,6 +61,7 @@ def other_steps(outs: bool, penalties: bool) -> list[tuple[str, str]]:
     steps.append(("别名", url_for("seats.alias")))
     if penalties:
         steps.append(("犯规处罚", url_for("seats.penalty")))
+    steps.append(("游戏帖和投票帖", url_for("threads.threads")))
     return steps
 
 
@@ -61,17 +75,22 @@ def page():
         pending = state.pending_lottery
         lots_made = bool(pending) and standing_lottery(opened, pending) is not None
         others = other_steps(bool(judge_outs(opened)), bool(penalty_kinds(opened)))
+        night = night_form(opened).name
+        skipping = night_form(opened, skip_day=True)
+        bundles = bundle_rounds(opened)
     templates = settings().templates
     status_text = render_public("status.text.j2", templates, status_view(state))
     reveal = render_game_over(state.winner, state.roster, templates) if state.winner else ""
     return show(
         "web/today.html.j2",
         status_text=status_text,
-        steps=next_steps(state, lots_made),
+        steps=next_steps(state, lots_made, night),
+        skip=skip_step(skipping),
         others=others if state.dealt and state.winner is None else [],
         roster=public_roster(state.roster),
         reveal=reveal,
         over=state.winner is not None,
+        bundles=bundles,
     )
 
 
