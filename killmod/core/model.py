@@ -193,7 +193,7 @@ class Ballot:
     posted_at: datetime | None = None
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Verdict:
     """What the tally made of one post: the audit line anyone can check.
 
@@ -218,39 +218,6 @@ class Verdict:
     notes: tuple[str, ...] = ()
     read_as: str = ""
     detail: str = ""
-
-    def __init__(
-        self,
-        pid: int,
-        floor: int | None,
-        author: str,
-        seat: int | None,
-        posted_at: datetime,
-        verdict: str,
-        kind: str | None = None,
-        target: int | None = None,
-        fragment: str = "",
-        ruling: str | None = None,
-        notes: tuple[str, ...] = (),
-        read_as: str = "",
-        detail: str = "",
-    ) -> None:
-        # One per post of the thread: set in one step, as Post's fields are.
-        self.__dict__.update(
-            pid=pid,
-            floor=floor,
-            author=author,
-            seat=seat,
-            posted_at=posted_at,
-            verdict=verdict,
-            kind=kind,
-            target=target,
-            fragment=fragment,
-            ruling=ruling,
-            notes=notes,
-            read_as=read_as,
-            detail=detail,
-        )
 
 
 @dataclass(frozen=True)
