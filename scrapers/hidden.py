@@ -13,10 +13,17 @@ Invisible, here, is exactly:
 - a font size under 4 px (3 pt, 0.25 em, 25 %) — ``font-size:0px`` and kin.  The ``size``
   attribute of ``<font>`` is never invisible: HTML reads ``size="0"`` as 1 (x-small);
 - a text colour whose contrast with the background behind it is under 1.25:1 (the WCAG
-  measure; white on white is 1:1, ``#ddd`` on white 1.36:1 and readable), or whose alpha is
-  under 0.1.  The background is the nearest ``background-color`` / ``bgcolor`` around the
-  text inside the post, else white (the post background of Discuz's and most boards'
-  default styles; a board styled dark is not known from its page).  A ``<font color>`` is
+  measure; white on white is 1:1, ``#ddd`` on white 1.36:1 and readable) and whose hue is
+  the background's too (the two colours less than 0.5 apart in sRGB, each channel 0 to 1:
+  Yellow, which Discuz's editor offers, is 1.07:1 on white by luminance but 1.0 away from
+  it and plainly seen; LemonChiffon, 0.2 away, is not), or whose alpha is under 0.1.  The
+  background is the nearest ``background-color`` / ``bgcolor`` around the text inside the
+  post, else white (the post background of Discuz's and most boards' default styles; a
+  board styled dark is not known from its page).  Text without a colour of its own is
+  drawn in the board's: ``#444`` (Discuz X3.4's default style, ``tabletext`` in
+  install/data/install_data.sql, ``body { color: {TABLETEXT} }`` in
+  template/default/common/common.css line 92), so ``[backcolor=#444]`` alone hides its
+  text as ``[color=white]`` does.  A ``<font color>`` is
   read by HTML's legacy colour rules (``ffffff`` without ``#`` is white, ``fff`` nearly
   black: ``webcolors.html5_parse_legacy_color``), a ``style`` colour by CSS's (``tinycss2``).
 
@@ -32,6 +39,7 @@ cannot be told from the rest (it is a view killmod reads times from, not ballots
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -43,7 +51,11 @@ from lxml import html as lxml_html
 from scrapers.base import fragment, tidy_text
 
 WHITE = (1.0, 1.0, 1.0)
+# The colour of text that sets none: Discuz X3.4's default style (tabletext #444).
+BOARD_TEXT = (0x44 / 255, 0x44 / 255, 0x44 / 255, 1.0)
 MIN_CONTRAST = 1.25
+# Colours this far apart in sRGB (channels 0 to 1) differ in hue whatever their luminance.
+MIN_HUE_DISTANCE = 0.5
 MIN_ALPHA = 0.1
 # The smallest readable font size, by unit (px and the units that scale it).
 _MIN_SIZE = {"px": 4.0, "pt": 3.0, "em": 0.25, "rem": 0.25, "%": 25.0}
@@ -55,7 +67,7 @@ _LOOK_ATTRIBUTES = {"style", "color", "bgcolor", "hidden"}
 class _Look:
     """How the text at a point of the post is drawn (what it inherits and what it sets)."""
 
-    colour: tuple[float, float, float, float] | None = None  # None: the page's (visible)
+    colour: tuple[float, float, float, float] | None = None  # None: the board's (BOARD_TEXT)
     background: tuple[float, float, float] = WHITE
     gone: bool = False  # display:none, opacity ~0 or [hidden] on it or around it
     unseen: bool = False  # visibility:hidden (a part inside may undo it)
@@ -70,10 +82,13 @@ class _Look:
 def _invisible(look: _Look) -> bool:
     if look.gone or look.unseen or look.tiny:
         return True
-    if look.colour is None:
-        return False
-    *rgb, alpha = look.colour
-    return alpha < MIN_ALPHA or _contrast(tuple(rgb), look.background) < MIN_CONTRAST
+    *rgb, alpha = look.colour or BOARD_TEXT
+    if alpha < MIN_ALPHA:
+        return True
+    return (
+        _contrast(tuple(rgb), look.background) < MIN_CONTRAST
+        and math.dist(rgb, look.background) < MIN_HUE_DISTANCE
+    )
 
 
 def take_hidden(cell: lxml_html.HtmlElement) -> tuple[str, ...]:

@@ -626,3 +626,86 @@ def test_any_edit_of_a_count_document_is_caught_or_refused_never_a_traceback(gam
             where,
             done.exception,
         )
+
+
+def test_a_hash_given_for_one_vote_vouches_for_no_other_vote_of_the_bundle(tmp_path, serve_site):
+    """A pointing and its knife: the forger rewrites the knife's posts, result, manifest and
+    announcement; the player gives the pointing's hash, the one he copied. verify said
+    “你给的 SHA-256 也与证据包相符” of the whole bundle; it now says which vote the hash is,
+    and that the other one's is still to be compared with the board."""
+    db = new_game(
+        tmp_path, "1.0", {1: "杀手", 2: "杀手", 3: "平民", 4: "平民", 5: "平民", 6: "平民"}
+    )
+    url = serve(
+        serve_site,
+        point_all("20:00:00", 1, (2, 3, 4))
+        + votes("20:10:00", {5: "投2", 6: "投3"})
+        + votes("22:30:00", {1: "过", 2: "过", 3: "动刀", 4: "刀", 5: "不杀"}),
+    )
+    pointed = EVIDENCE_LINE.search(ok(tally(db, url, "--record", "--phase", "point")))[1]
+    knifed_post = ok(tally(db, url, "--record", "--phase", "knife", deadline=LATER))
+    knifed = EVIDENCE_LINE.search(knifed_post)[1]
+    path = export(db)
+    files = members(path)
+    document = json.loads(files["vote2/count.json"])
+    for post in document["posts"]:
+        if post["author"] == "玩家5" and "杀" in post["body"]:
+            post["body"] = "刀"  # the defender now dies 3 to 2
+    document["result"] = recount(document)
+    forged = canonical(document)
+    digest = hashlib.sha256(forged).hexdigest()
+    files["vote2/count.json"] = forged
+    manifest = json.loads(files["manifest.json"])
+    manifest["votes"][1]["sha256"] = digest
+    files["manifest.json"] = json.dumps(manifest).encode()
+    files["vote2/announcement.txt"] = knifed_post.replace(knifed, digest).encode()
+    forgery = path.with_name("forgery.zip")
+    forgery.write_bytes(pack(files))
+
+    done = checked(forgery, "--hash", pointed)
+    assert done.exit_code == 0 and "你给的 SHA-256 也与证据包相符" not in done.stdout
+    assert "你给的 SHA-256 是第 1 次投票的" in done.stdout
+    assert "第 2 次投票的 SHA-256 你没有给出" in done.stdout
+    both = checked(forgery, "--hash", pointed, "--hash", knifed)
+    assert both.exit_code == 1
+    assert f"你给的 {knifed} 不是证据包里任何一次投票的计票证据" in both.stdout
+    genuine = checked(path, "--hash", pointed, "--hash", knifed)
+    assert genuine.exit_code == 0 and "你给的 SHA-256 也与证据包相符" in genuine.stdout
+
+
+def test_the_lotterys_commitment_given_with_hash_checks_the_lottery(game, tmp_path):
+    """The lottery post prints 签位承诺（SHA-256）: a player gives it to --hash with the
+    announcement's. verify called it 不是证据包里任何一次投票的计票证据 (exit 1, a false
+    alarm); and a lottery forged whole (new lots, salt and commitment) was 一致 with the
+    announcement's hash alone."""
+    rulings = tmp_path / "rulings.toml"
+    rulings.write_text("[19]\ntarget = 7\n", encoding="utf-8")
+    announced = EVIDENCE_LINE.search(record_example(game, "--rulings", rulings))[1]
+    made = ok(run("lottery", "make", "--round", 1, "--seed", 3, "--db", game))
+    commitment = re.search(r"签位承诺（SHA-256）：\[b\]([0-9a-f]{64})", made)[1]
+    ok(run("lottery", "reveal", "--round", 1, "--lot", 2, "--db", game))
+    path = export(game)
+    done = checked(path, "--hash", announced, "--hash", commitment)
+    assert done.exit_code == 0, done.stdout
+    assert "你给的 SHA-256 也与证据包相符" in done.stdout
+
+    from killmod.usecases.lottery import commitment as commit
+    from killmod.usecases.lottery import parse_mapping
+
+    files = members(path)
+    forged = json.loads(files["lottery.json"])
+    one, two = (pair.split("=")[1] for pair in forged["reveal"]["mapping"].split(","))
+    forged["reveal"]["mapping"] = f"1={two},2={one}"
+    forged["reveal"]["salt"] = "0" * 32
+    lots = parse_mapping(forged["reveal"]["mapping"])
+    forged["commitment"] = commit(1, lots, "0" * 32)
+    forged["reveal"]["seat"] = lots[forged["reveal"]["lot"]]  # the other seat dies
+    files["lottery.json"] = json.dumps(forged).encode()
+    forgery = tmp_path / "forged-lottery.zip"
+    forgery.write_bytes(pack(files))
+    alone = checked(forgery, "--hash", announced)
+    assert "你给的 SHA-256 也与证据包相符" not in alone.stdout
+    assert "抽签的承诺值请与论坛上抽签前公布的比对" in alone.stdout
+    both = checked(forgery, "--hash", announced, "--hash", commitment)
+    assert both.exit_code == 1
+    assert f"你给的 {commitment} 不是" in both.stdout

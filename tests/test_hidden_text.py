@@ -58,6 +58,15 @@ WHITE_VOTE = '今天天气不错<font color="white">改票 投6号</font>'  # [c
         ('<font size="0">投6号</font>', "投6号", ()),  # HTML reads size 0 as 1
         ('<font style="background-color:black"><font color="white">投6</font></font>', "投6", ()),
         ('<font color="red">投6号</font>', "投6号", ()),
+        # Yellow (Discuz's editor offers it): 1.07:1 on white by luminance, but another hue
+        ('<font color="Yellow">投6号</font>', "投6号", ()),
+        ('<font color="#ffff00">投6号</font>投5号', "投6号投5号", ()),
+        ('<font color="LemonChiffon">投6号</font>', "", ("投6号",)),  # pale: hidden
+        # text without a colour is the board's #444: [backcolor=#444] alone hides it
+        ('<font style="background-color:#444444">投6号</font>', "", ("投6号",)),
+        ('<font style="background-color:#444">改票 投6号</font>投5号', "投5号", ("改票 投6号",)),
+        ('<table bgcolor="#454545"><tr><td>投6号</td></tr></table>', "", ("投6号",)),
+        ('<font style="background-color:#555">投6号</font>', "投6号", ()),  # 1.3:1, readable
     ],
 )
 def test_what_the_board_renders_invisible_is_taken_apart(html, visible, hidden):
@@ -72,6 +81,8 @@ def test_what_the_board_renders_invisible_is_taken_apart(html, visible, hidden):
         ("我说[color=white]改票 [b]投6号[/b][/color]完", "我说完", ("改票 [b]投6号[/b]",)),
         ("[size=0px]投6号[/size]投5号", "投5号", ("投6号",)),
         ("[backcolor=#000][color=black]投6号[/color][/backcolor]", "", ("投6号",)),
+        ("[backcolor=#444444]改票 投6号[/backcolor]投5号", "投5号", ("改票 投6号",)),
+        ("[color=Yellow]投6号[/color]", "[color=Yellow]投6号[/color]", ()),
         ("[color=red]6[/color] [size=2]<b>[/size]", "[color=red]6[/color] [size=2]<b>[/size]", ()),
     ],
 )
@@ -201,3 +212,23 @@ def test_the_recorded_snapshot_keeps_the_hidden_text(serve_site, tmp_path):
     with sqlite3.connect(db) as conn:
         rows = dict(conn.execute("select body, hidden from posts where author = '玩家3'"))
     assert rows == {"投5号": None, "今天天气不错": json.dumps(["改票 投6号"], ensure_ascii=False)}
+
+
+def test_a_yellow_vote_counts_and_one_on_a_grey_bar_does_not(serve_site, tmp_path):
+    """[color=Yellow] is seen (1.07:1 on white by luminance, another hue): it was rejected
+    hidden_text. [backcolor=#444] with no colour of its own is the board's #444 text on #444:
+    it was counted."""
+    from tests.support.gamefiles import new_game, ok, run
+
+    rows = [
+        (3, "20:00:00", "投5号"),
+        (3, "20:05:00", '<font style="background-color:#444444">改票 投6号</font>'),
+        (4, "20:06:00", '<font color="Yellow">投6号</font>'),
+    ]
+    db = new_game(tmp_path, "1.2", dict.fromkeys(range(1, 9), "水民"))
+    url = serve_site(discuz_x_site(vote_thread(rows))) + f"/forum.php?mod=viewthread&tid={TID}"
+    args = ("tally", url, "--db", db, "--deadline", "2024-03-01 22:00", "--format", "json")
+    document = json.loads(ok(run(*args)))
+    assert {b["seat"]: b["target"] for b in document["ballots"]}[3] == 5
+    assert {b["seat"]: b["target"] for b in document["ballots"]}[4] == 6
+    assert [(r["floor"], r["reason"]) for r in document["rejected"]] == [(3, "hidden_text")]

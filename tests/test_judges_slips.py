@@ -105,6 +105,30 @@ def test_a_night_while_the_days_vote_is_open_is_refused_unless_the_day_is_skippe
     refused(console("night", "--round", 2, "--kill", 6, "--db", db), "--skip-day")
 
 
+def test_a_night_before_the_days_tie_is_drawn_is_refused(tmp_path, serve_site):
+    """1.2: a 7–7 tie recorded, its lottery not drawn; the next night was recorded (exit 0)
+    with both tied players alive, and the lottery's loser then died after that night."""
+    db = game_12(tmp_path)
+    recorded(console("night", "--round", 1, "--kill", 16, "--db", db))
+    tie = {seat: 5 if seat <= 8 else 6 for seat in range(1, 16)} | {5: 6, 6: 5, 15: "弃权"}
+    day1 = vote_url(serve_site, tie, 1)
+    assert "平票" in recorded(
+        console("tally", day1, "--db", db, "--deadline", deadline(1), "--record")
+    )
+    before = rows(db)
+    refused(
+        console("night", "--round", 2, "--kill", 7, "--db", db),
+        "第 1 轮平票还没有抽签",
+        "不能记录第 2 轮的夜晚",
+        "killmod lottery make --round 1",
+    )
+    assert rows(db) == before
+    recorded(console("lottery", "make", "--round", 1, "--seed", 1, "--db", db))
+    refused(console("night", "--round", 2, "--kill", 7, "--db", db), "第 1 轮平票还没有抽签")
+    recorded(console("lottery", "reveal", "--round", 1, "--lot", 1, "--db", db))
+    recorded(console("night", "--round", 2, "--kill", 7, "--db", db))
+
+
 def test_skip_day_without_a_pending_day_is_refused(tmp_path):
     db = game_12(tmp_path)
     before = rows(db)

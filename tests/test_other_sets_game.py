@@ -437,6 +437,24 @@ def test_x_genpiao_and_bupiao_are_invalid_ballots_while_1_2_reads_them(x_game, s
     assert doc["outcome"] == {"kind": "tie", "seats": [6, 7]}
 
 
+def test_x_gentou_and_butou_are_genpiao_and_bupiao(x_game, serve_site):
+    """跟投6号, 跟着投6号 and 补投7号 say 跟票 and 补票 with the verb: invalid under X too (they
+    were counted, and turned a vote for 7 into a tie)."""
+    ok(night(x_game, 1, "--kill", 5))
+    rows = [
+        (1, "20:00:00", "投6号"),
+        (2, "20:01:00", "跟投6号"),
+        (3, "20:02:00", "跟着投6号"),
+        (4, "20:03:00", "补投7号"),
+        (6, "20:04:00", "投7号"),
+        (7, "20:05:00", "我不跟投，投7号"),
+    ]
+    doc = tally_json(x_game, serve(serve_site, rows))
+    reasons = {r["seat"]: r["reason"] for r in doc["rejected"]}
+    assert reasons == {2: "follow_vote", 3: "follow_vote", 4: "follow_vote"}
+    assert doc["outcome"] == {"kind": "eliminated", "seat": 7}
+
+
 def test_1_2_reads_genpiao_as_a_vote(tmp_path, serve_site):
     """1.2 has no sentence against 跟票: “跟票5号” is a vote for 5, “补票 5号” too."""
     db = new_game(tmp_path, "1.2", {seat: None for seat in range(1, 9)})

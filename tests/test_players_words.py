@@ -69,8 +69,9 @@ DAY_1 = [
 DEADLINE = "2024-03-01 22:00"
 
 
-def thread(rows, day: int) -> FakeThread:
-    """The vote thread of March ``day``: the judge's opening post at 19:00, then ``rows``."""
+def thread(rows, day: int, names=NAMES) -> FakeThread:
+    """The vote thread of March ``day``: the judge's opening post at 19:00, then ``rows``
+    by the players of ``names``."""
     pids = itertools.count(day * 1000 + 1)
     opening = datetime(2024, 3, day, 19, 0, 0, tzinfo=SHANGHAI)
     posts = [FakePost(next(pids), *JUDGE, opening, "【投票帖】22:00 截止", time_style="absolute")]
@@ -78,7 +79,7 @@ def thread(rows, day: int) -> FakeThread:
         hour, minute, second = (int(part) for part in hms.split(":"))
         at = opening.replace(hour=hour, minute=minute, second=second)
         posts.append(
-            FakePost(next(pids), NAMES[seat], 5000 + seat, at, body, time_style="absolute")
+            FakePost(next(pids), names[seat], 5000 + seat, at, body, time_style="absolute")
         )
     now = datetime(2024, 3, day + 1, 12, 0, 0, tzinfo=SHANGHAI)
     return FakeThread(TID, f"【第{day}天投票帖】", posts, now=now)
@@ -274,3 +275,56 @@ def test_a_player_voted_out_with_his_second_warning_takes_no_substitute(game, da
     assert "15号 老王（第 2 轮被投票出局" in status
     assert [e.data["how"] for e in events(game, "death") if e.seat == 15] == ["voted"]
     assert not events(game, "substitution")
+
+
+# Board names that hold everyday words, and a day whose ballots are 8 to 7 for 老王 — then
+# talk that a part-of-a-name reading took for five changed votes (a wrong death, exit 0).
+EVERYDAY = {
+    1: "okami",
+    2: "路过的酱油",
+    3: "今天吃什么",
+    4: "杀手不太冷",
+    5: "小明",
+    6: "老王",
+    7: "Lisa",
+    8: "月下独酌",
+    9: "兵长",
+    10: "白开水",
+    11: "夜猫子",
+    12: "Tommy",
+    13: "路人丁",
+    14: "咸鱼王",
+    15: "ako",
+    16: "明天会更好",
+}
+FOR_6 = (5, 7, 10, 13, 15, 1, 4, 16)
+FOR_5 = (6, 11, 12, 14, 2, 3, 8)
+TALK_LATER = [
+    (5, "21:00:00", "ok"),
+    (7, "21:01:00", "路过"),
+    (10, "21:02:00", "投票今天截止，大家抓紧"),
+    (13, "21:03:00", "我投票明天再说"),
+    (15, "21:04:00", "今天一定要投杀手！"),
+    (1, "21:05:00", "取消投6号"),
+]
+
+
+def test_talk_after_the_ballots_changes_no_vote(tmp_path, serve_site):
+    """A post that is only a part of a name (ok, 路过), a part with talk glued on after a
+    Chinese verb (投票今天截止), a word of the game (投杀手) and an unvote (取消投6号) change
+    nobody's ballot: 老王 is voted out 8 to 7, as a judge counts it."""
+    db = new_game(tmp_path, "1.2", ROLES, names=EVERYDAY)
+    ok(run("night", "--round", 1, "--kill", 9, "--db", db, "--at", "2024-03-01 08:00"))
+    rows = [(seat, f"20:{n:02d}:00", "投6号") for n, seat in enumerate(FOR_6)]
+    rows += [(seat, f"20:{n + 20:02d}:00", "投5号") for n, seat in enumerate(FOR_5)]
+    base = serve_site(discuz_x_site(thread(rows + TALK_LATER, 1, EVERYDAY)))
+    url = f"{base}/forum.php?mod=viewthread&tid={TID}"
+    doc = document(tally(db, url, "--format", "json"))
+    counts = {c["seat"]: c["voters"] for c in doc["counts"]}
+    assert counts == {6: sorted(FOR_6), 5: sorted(FOR_5)}
+    assert doc["outcome"]["seat"] == 6 and doc["changes"] == []
+    reasons = {v["floor"]: (v["verdict"], v["notes"]) for v in by_floor(doc).values()}
+    talk = [reasons[floor] for floor in range(17, 23)]
+    assert talk[:2] == [("no_vote", [])] * 2  # ok, 路过: talk
+    assert talk[2:5] == [("unknown_target", [])] * 3  # a suggestion at most, never counted
+    assert talk[5] == ("no_vote", ["unvote"])  # 取消投6号: his vote for 6 stands

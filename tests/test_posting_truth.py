@@ -251,13 +251,17 @@ ROSTER = Roster(
         "存活：1号 meer、4号 狼人杀手、11号 星期八\n杀手 3 人，水民 12 人，检查官 1 人",
         "出局：5号（第 1 轮被投票出局，杀手）警告：1号 1 次",  # another clause
         "11号 星期八 被投 11 票",
+        "11# 说他不是杀手",  # 11# is no seat 1 (a killer)
+        "#5 杀手",  # the dead
     ],
 )
 def test_public_posts_that_name_no_living_players_role_pass(text):
     refuse_private(text, roster=ROSTER)
 
 
-@pytest.mark.parametrize("text", ["米儿是杀手", "11号：检查官", "杀手 meer"])
+@pytest.mark.parametrize(
+    "text", ["米儿是杀手", "11号：检查官", "杀手 meer", "1#：杀手", "＃11 检查官", "11# 是检查官"]
+)
 def test_names_aliases_and_seats_pair_with_roles(text):
     with pytest.raises(BadInput, match="和他的身份"):
         refuse_private(text, roster=ROSTER)

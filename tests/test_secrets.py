@@ -19,11 +19,9 @@ import secrets
 import stat
 import subprocess
 import sys
-import threading
 import types
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import hypothesis.strategies as st
@@ -32,6 +30,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, assume, given, settings
 
 from killmod.commands.cli import main
+from tests.support.forumserver import serve
 from tests.support.pagebuilder import (
     DEMO_ROSTER_TOML,
     DEMO_TID,
@@ -313,32 +312,10 @@ def cookies(tmp_path: Path) -> Path:
 
 @contextmanager
 def board(answer):
-    """A board that records the Cookie header of every request and answers ``answer(path)``."""
-    seen: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            seen.append(self.headers.get("Cookie", ""))
-            response = answer(self.path)
-            self.send_response(response.status)
-            for name, value in response.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(response.body)))
-            self.end_headers()
-            self.wfile.write(response.body)
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    """The suite's local board answering ``answer(path)`` (with the board's own ``Date``, as
+    a site gives it); yields its address and the headers of every request."""
+    with serve(answer) as base:
+        yield base, base.server.headers
 
 
 def has_cookies_option() -> bool:
@@ -376,7 +353,7 @@ def test_cookies_are_sent_and_never_printed_or_cached(tmp_path, cookies):
             "--cache", cache, "--format", "json", cwd=tmp_path,
         )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert any(COOKIE in header for header in seen), "the cookie was not sent"
+    assert any(COOKIE in headers.get("Cookie", "") for headers in seen), "no cookie was sent"
     assert COOKIE not in done.stdout + done.stderr
     assert COOKIE.encode() not in everything_written(cache)
 

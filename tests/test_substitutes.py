@@ -11,6 +11,7 @@ import pytest
 
 from killmod.core.errors import BadInput
 from killmod.game.roster import parse_roster
+from killmod.game.store import Game
 from tests.support.boardgames import GAME_TID, board_game
 from tests.support.gamefiles import deadline, roster_toml, serve, votes
 from tests.support.gamesteps import ROLES, console
@@ -137,3 +138,16 @@ def test_the_lurkers_count_each_post_for_whoever_held_the_seat_when_it_was_made(
 
 def _shanghai(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=SHANGHAI)
+
+
+def test_a_replaced_player_cannot_come_back_as_a_substitute(tmp_path):
+    """玩家1 replaced by 替补甲, then given back seat 1 (or another) by ``sub``: his later
+    posts were read as seat 1's former holder's (replaced), and the seat a non-voter."""
+    from tests.support.gamefiles import new_game, ok, refused, run
+
+    db = new_game(tmp_path, "1.2", ROLES, extra='substitutes = ["替补甲"]')
+    ok(run("sub", 1, "替补甲", "--db", db, "--at", "2024-03-01 19:30"))
+    for seat in (1, 2):
+        refused(run("sub", seat, "玩家1", "--db", db), "玩家1 是 1号以前的玩家")
+    refused(run("sub", 1, "玩家1", "--uid", 5001, "--db", db), "玩家1 是 1号以前的玩家")
+    assert [e.data["new"] for e in Game.open(db).events("substitution")] == ["替补甲"]

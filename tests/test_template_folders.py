@@ -181,6 +181,22 @@ def test_templates_others_may_write_to_are_refused(tmp_path, which):
 
 
 @posix
+def test_a_link_into_a_folder_others_may_write_to_is_refused(tmp_path):
+    """The templates folder is the judge's, but it sits in a shared folder (mode 777, no
+    sticky bit) and is reached by a link from his own: anyone could swap it. Only the link's
+    own folders were checked, and the templates were used."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    folder = judges_templates(shared / "t")
+    shared.chmod(0o777)
+    link = tmp_path / "mine"
+    link.symlink_to(folder, target_is_directory=True)
+    done = killmod(tmp_path / "cache", *TALLY, "--templates", str(link))
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"{shared} 其他用户可以写入" in done.stderr
+
+
+@posix
 def test_the_judges_own_templates_folder_is_used(tmp_path):
     folder = judges_templates(tmp_path / "t")
     done = killmod(tmp_path / "cache", *TALLY, "--templates", str(folder))

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from killmod.ballots.count import AuthorIndex
 from killmod.ballots.uids import Pin, pin_uids
 from killmod.core.errors import BadInput
 from killmod.core.model import Player, Post, Roster
@@ -42,6 +43,18 @@ def test_uids_are_taken_from_posts_signed_with_the_name_as_shown():
     roster, pins = pin_uids(ROSTER, posts)
     assert pins == (Pin(1, "meer", 5, 3),)
     assert [p.uid for p in roster.players] == [5, None, 3000]
+
+
+def test_a_name_with_a_cjk_compatibility_ideograph_is_another_account():
+    """金\uf902 looks like 金車 and NFC makes it 金車, but the board keeps it: another
+    account, which pinned its uid to 金車's seat when 金車 had not posted yet, and whose
+    ballots then counted as his."""
+    roster = Roster((Player(1, "金車"),))
+    lookalike = [post(1, "金\uf902", 6666)]
+    assert pin_uids(roster, lookalike)[1] == ()
+    assert pin_uids(roster, [*lookalike, post(2, "金車", 5001)])[1] == (Pin(1, "金車", 5001, 2),)
+    assert AuthorIndex(roster).identify(lookalike[0]) == ("not_player", None)
+    assert AuthorIndex(roster).lookalike(lookalike[0]) == "金車"
 
 
 def test_a_view_without_uids_and_a_uid_already_given_pin_nothing():

@@ -548,7 +548,7 @@ def test_names_read_across_scripts_and_from_a_part(text, seat, read_as, detail, 
         ("part-of-two-names", "vote:红叶", "2,7"),
         ("part-of-two-names-in-traditional", "投紅葉", "2,7"),
         ("latin-part-of-two-names", "vote:sa", "3,8"),
-        ("bare-part-of-two-names", "红叶", "2,7"),
+        ("part-of-two-names-then-a-particle", "投红叶吧", "2,7"),
     ),
 )
 def test_a_part_of_several_names_is_ambiguous_and_names_them(text, detail):
@@ -622,7 +622,19 @@ def test_vote_the_way_forum_players_write_it(text, seat):
     assert (reading.kind, reading.target) == ("vote", seat)
 
 
-@pytest.mark.parametrize("text", ["unvote: sakyas", "##unvote", "UNVOTE", "撤票"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "unvote: sakyas",
+        "##unvote",
+        "UNVOTE",
+        "撤票",
+        "取消投5号",
+        "撤回投5号的票",
+        "我收回投ako的票",
+        "取消了投票",
+    ],
+)
 def test_an_unvote_alone_is_no_vote_and_says_so(text):
     """No rule set has a withdrawal: an unvote alone is no ballot (the tally keeps the
     earlier one, docs/rules/1.2.md)."""
@@ -639,6 +651,10 @@ def test_an_unvote_alone_is_no_vote_and_says_so(text):
         ("bupiao-abstain", "补票 弃权", "abstain", None, True),
         ("genpiao-then-vote", "跟票，投5号", "vote", 5, True),
         ("not-following", "我不跟票，投5号", "vote", 5, False),
+        ("gentou", "跟投5号", "vote", 5, True),
+        ("following", "跟着投5号", "vote", 5, True),
+        ("butou", "补投 ako", "vote", 4, True),
+        ("not-gentou", "我不跟投，投5号", "vote", 5, False),
         ("plain-vote", "投5号", "vote", 5, False),
     ),
 )
@@ -671,3 +687,142 @@ def test_parts_are_looked_up_in_a_table_made_once_per_roster():
     assert table["鱼王"] == (6,)
     assert "兵长" not in table  # 10 is dead
     assert "k" not in table and "a1" not in table
+
+
+# Names that hold everyday words, as board names do: a part of them is also talk.
+CHATTER = BallotReader(
+    Roster(
+        players=tuple(
+            Player(seat, name)
+            for seat, name in {
+                1: "okami",
+                2: "路过的酱油",
+                3: "今天吃什么",
+                4: "杀手不太冷",
+                5: "小明",
+                6: "明天会更好",
+                7: "支持正义",
+                8: "红叶晚潇潇",
+                9: "红叶子",
+            }.items()
+        )
+    )
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok",
+        "OK!",
+        "路过",
+        "路过～",
+        "支持！",
+        "今天",
+        "红叶晚",  # a part of one name: a judge would ask, not count
+        "红叶",  # a part of two
+    ],
+)
+def test_a_post_that_is_only_a_part_of_a_name_is_no_ballot(text):
+    """A bare post is a ballot when it is a seat, a name or an alias (``5号！``, ``小明``);
+    a post that is only a part of a name is talk (``ok`` is no vote for okami)."""
+    assert CHATTER.read(text).kind == "none"
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "suggestion"),
+    cases(
+        ("voting-ends-today", "投票今天截止，大家抓紧", "今天", 3),
+        ("i-vote-tomorrow", "我投票明天再说", "明天", 6),
+        ("the-role", "今天一定要投杀手！", "杀手", 4),
+        ("the-role-after-vote", "vote 杀手", "杀手", 4),
+        ("part-with-talk-after-a-chinese-verb", "投红叶晚希望你是兵长", "红叶晚", 8),
+    ),
+)
+def test_a_part_of_a_name_that_is_talk_is_no_vote(text, token, suggestion):
+    """A part of a name with talk glued on after a Chinese verb is talk (投票今天截止 is no
+    vote for 今天吃什么); a word of the game is never a part (投杀手 means the role, not
+    杀手不太冷).  Each is at most a suggestion, never counted."""
+    reading = CHATTER.read(text)
+    assert (reading.kind, reading.detail, reading.suggestion) == (
+        "unknown_target",
+        token,
+        suggestion,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "seat"),
+    cases(
+        ("part-at-the-end", "投红叶晚", 8),
+        ("part-then-a-particle", "投红叶晚吧", 8),
+        ("part-then-a-comma", "投红叶晚，明天见", 8),
+        ("part-with-talk-after-vote", "vote:红叶晚希望你是兵长", 8),
+        ("whole-name-of-everyday-words", "投今天吃什么", 3),
+        ("bare-whole-name", "小明", 5),
+    ),
+)
+def test_a_part_of_a_name_where_a_judge_reads_one_still_counts(text, seat):
+    reading = CHATTER.read(text)
+    assert (reading.kind, reading.target) == ("vote", seat)
+
+
+def test_every_rule_sets_roles_are_words_of_the_game():
+    """A role is never read as a part of a player's name (``GAME_WORDS``)."""
+    from killmod.ballots.votes import GAME_WORDS
+    from killmod.rules import RULE_SETS, rule_set
+
+    for name in RULE_SETS:
+        assert set(rule_set(name).ROLES) <= GAME_WORDS, name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "投5号？",
+        "投5号 ?",
+        "投5号吗",
+        "投ako么",
+        "要不要投5号",
+        "是不是该投5号了？",
+        "大家觉得要不要vote ako?",
+        "5号？",
+        "ako？",
+    ],
+)
+def test_a_question_about_a_vote_is_no_vote(text):
+    """要不要投5号, 投5号？ ask; they cast nothing (the player's earlier ballot stands)."""
+    assert WORDS.read(text).kind == "none"
+
+
+@pytest.mark.parametrize(
+    ("text", "seat"),
+    cases(
+        ("suggestion", "要不投5号吧", 5),
+        ("exclaimed", "投5号！", 5),
+        ("still", "我还是投5号", 5),
+        ("asked-then-decided", "投5号？不，就投5号", 5),
+        ("doubt-then-vote", "我不知道该不该投5号，最后还是投7号", 7),
+    ),
+)
+def test_a_vote_after_a_question_or_with_a_particle_counts(text, seat):
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.target) == ("vote", seat)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "seat"),
+    cases(
+        ("reported", "他说“投5号”", "none", None),
+        ("reported-then-talk", "3楼说“投5号”是开玩笑的吧", "none", None),
+        ("reported-then-own-vote", "楼上说“投5号”，我不同意，投7号", "vote", 7),
+        ("reported-latin", '他说"vote ako"，我不信', "none", None),
+        ("reported-abstain", "他说：「弃权」", "none", None),
+        ("own-vote-in-quotes", "我的票：“投5号”", "vote", 5),
+        ("target-in-quotes", "投“ako”", "vote", 4),
+    ),
+)
+def test_someone_elses_words_in_quotation_marks_are_no_ballot(text, kind, seat):
+    """A quote without the board's quote box: 他说“投5号” reports someone's words."""
+    reading = WORDS.read(text)
+    assert (reading.kind, reading.target) == (kind, seat)

@@ -79,8 +79,10 @@ _VERB_WORD = (
 )
 # X 注意事项 11 “不得跟票或补票”: the verbs that make a ballot a 跟票 or 补票.
 _FOLLOW = re.compile("跟票|补票")
+# …and said as the verb's lead: 跟投5号, 跟着投5号, 补投5号.
+_FOLLOW_LEAD = re.compile("(?:跟着?|补)$")
 # Taking a vote back (forum players' unvote): no rule set has it (docs/rules/1.2.md).
-_UNVOTE = re.compile(r"(?<![a-z])unvote[sd]?(?![a-z])|撤票|撤回(?:投票|票)")
+_UNVOTE = re.compile(r"(?<![a-z])unvote[sd]?(?![a-z])|撤票|(?:取消|撤回|撤销|收回)了?(?:投|票)")
 # BBCode a board left as text ([b]vote: ako[/b]): the tags are no part of a ballot.
 _MARKUP = re.compile(r"\[/?(?:b|i|u|s|color|size|font|align|backcolor)(?:=[^\]\[]*)?\]")
 _ABSTAIN_WORD = (
@@ -165,14 +167,25 @@ _CHINESE_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
 # One more target in the same clause: 投3或者5, 投3号和5号, 投3、5.
 _CONNECTOR = re.compile(r"\s?(?:或者|或是|或|还是|還是|和|与|與|及|、|/|\|)\s?|\s(?:or|and)\s")
 # A negation right before a verb (不投5号, 别投, 不要投); 要不 (how about) and
-# 不得不 (have to) are not negations.
+# 不得不 (have to) are not negations.  Taking a vote back (取消投5号, 撤回投5号的票) is one:
+# an unvote, no vote for 5 (``_UNVOTE``).
+_TAKING_BACK = r"(?:取消|撤回|撤销|收回)了?"
 _NEGATION = re.compile(
-    r"(?<![要得])(?:不|别|別|没|沒|勿|莫)"
-    r"(?:要|会|會|能|想|该|該|用|必|再|准|準|可以|应该|應該|打算)?\s*$"
+    r"(?:(?<![要得])(?:不|别|別|没|沒|勿|莫)"
+    rf"(?:要|会|會|能|想|该|該|用|必|再|准|準|可以|应该|應該|打算)?|{_TAKING_BACK})\s*$"
 )
 # 不投 / 不想投 without a target is an abstain (今天不投，等遗言).
 _REFUSAL = re.compile(r"(?<![要得])不想?\s*$")
 _NEGATION_WINDOW = 8
+# Someone else's words in quotation marks (他说“投5号”): reported speech, no ballot.
+_REPORTED = re.compile(
+    r"(?:说|說|讲|講|问|問|道|写|寫|喊)[:：]? ?(?:“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\")"
+)
+_QUOTES = ("“", "「", "『", '"')
+# A question about a vote is no vote: 要不要投5号, 是不是该投5号了, 投5号？, 投5号吗.  要不投5号吧
+# (how about) is no question.  Every asking word has 不: the window is searched only then.
+_ASKING = re.compile(r"(?:要不要|该不该|該不該|是不是|能不能|会不会|會不會|可不可以|用不用).{0,2}$")
+_ASKED = re.compile(r" ?(?:\?|[吗嗎么麼])")
 _WRITER = re.compile(r"我自己|自己|本人|我(?![们們])|(?:me|myself)(?![a-z])")
 # Proxy markers; the bare ones also make 代投 / 替投 / 代为投 a proxy.
 _PROXY = re.compile(r"代替|替代|代表|代为|代爲|帮忙|幫忙|替|帮|幫|代")
@@ -196,6 +209,17 @@ _FILLER = " ,.!?;:~。、'\"“”‘’()[]【】<>《》=*-#"
 _RUN_ON = re.compile("[0-9a-z_]")
 # The latin start of a token: glued to Chinese talk, the name (vote:kp希望你是兵长 names kp).
 _LATIN_RUN = re.compile("[0-9a-z_]+")
+# The words of the game: every rule set's roles and camps (tests check the rule sets' roles
+# are here) and the judge.  投杀手 means the role, not 杀手不太冷: no part of a name.
+GAME_WORDS = frozenset(
+    (
+        *("杀手", "水民", "检查官", "平民", "警察", "医生", "狙击手", "花蝴蝶", "森林老人"),
+        *("好人", "坏人", "杀手方", "好人方", "警民", "法官", "替补"),
+    )
+)
+# A verb chain ending in the latin ``vote``: talk may be glued on after the part of a name
+# it names (vote:红叶晚希望你是兵长), as forum players write it.
+_LATIN_VOTE = re.compile(r"vote[sd]?(?:\s?(?:for|to))?$")
 # At least this many letters (Chinese characters or latin letters) make a part of a name.
 _PART_LETTERS = 2
 
@@ -414,7 +438,13 @@ class BallotReader:
         """
         intents: list[_Intent] = []
         pos, pending_change, follow = 0, False, False
+        quoting = any(mark in text for mark in _QUOTES)
+        reported = [m.span() for m in _REPORTED.finditer(text)] if quoting else []
         while cue := self._grammar.cue.search(text, pos):
+            quoted = next((end for start, end in reported if start < cue.start() < end), None)
+            if quoted is not None:  # 他说“投5号”: his words, not the writer's ballot
+                pos = quoted
+                continue
             if cue.lastgroup == "abstain":
                 intents.append(_Intent("abstain", cue.group(), change=pending_change))
                 pos, pending_change = cue.end(), False
@@ -426,6 +456,8 @@ class BallotReader:
                 continue
             found, pos = self._clause(text, cue)
             follow = follow or (not negated and _FOLLOW.search(cue.group()) is not None)
+            lead = _FOLLOW_LEAD.search(text, max(0, cue.start() - 2), cue.start())
+            follow = follow or (lead is not None and not _negated(text, lead.start()))
             change = pending_change or "改" in cue.group()
             intents.extend(i._replace(change=True) if change else i for i in found)
             # 改票了，投7号: a change verb without a target marks the next clause.
@@ -437,12 +469,15 @@ class BallotReader:
         start = verb.start()
         window = max(0, start - _NEGATION_WINDOW)
         before = text[window:start]
-        choices, end = self._choices_after(text, verb.end())
+        glued = _LATIN_VOTE.search(verb.group()) is not None
+        choices, end = self._choices_after(text, verb.end(), glued)
         negation = _NEGATION.search(before)
         if negation:
             if choices or not verb.group().startswith("投") or not _REFUSAL.search(before):
                 return [], end
             return [_Intent("abstain", text[window + negation.start() : verb.end()])], end
+        if ("不" in before and _ASKING.search(before)) or (choices and _ASKED.match(text, end)):
+            return [], end
         if choices:
             return [choice._replace(fragment=text[start:end]) for choice in choices], end
         if verb.group() == _BARE_POINT:
@@ -450,10 +485,11 @@ class BallotReader:
         unknown = self._unknown_at(text, verb.end(), start)
         return ([unknown] if unknown else []), end
 
-    def _choices_after(self, text: str, pos: int) -> tuple[list[_Intent], int]:
-        """The targets and abstains named from ``pos`` on (投3或者5 names two)."""
+    def _choices_after(self, text: str, pos: int, glued: bool = False) -> tuple[list[_Intent], int]:
+        """The targets and abstains named from ``pos`` on (投3或者5 names two); ``glued``:
+        a part of a name may have talk glued on after it (after ``vote``)."""
         choices: list[_Intent] = []
-        while choice := self._choice_at(text, pos):
+        while choice := self._choice_at(text, pos, glued):
             intent, pos = choice
             choices.append(intent)
             connector = _CONNECTOR.match(text, pos)
@@ -462,14 +498,18 @@ class BallotReader:
             pos = connector.end()
         return choices, pos
 
-    def _choice_at(self, text: str, pos: int) -> tuple[_Intent, int] | None:
+    def _choice_at(self, text: str, pos: int, glued: bool) -> tuple[_Intent, int] | None:
         """A target or an abstain word (投弃权票) right after ``pos`` and where it ends.
 
         A name may start with a bracket ([狼]人), so the text is tried before the
-        separators are skipped.
+        separators are skipped.  A part of a name followed by more letters is read only
+        when ``glued`` (``vote:红叶晚希望你是兵长``); after a Chinese verb it is talk
+        (``投票今天截止``, ``我投票明天再说``), not a part of 今天吃什么 or 明天会更好.
         """
         for at in dict.fromkeys((_skip_spaces(text, pos), _SEP.match(text, pos).end())):
             target = self._target_at(text, at)
+            if target and target.read_as == "part" and not glued and _runs_on(text, target.end):
+                target = None
             if target:
                 kind = "parts" if target.seats else "vote"
                 intent = _Intent(kind, "", target.seat, target.outsider, target=target)
@@ -534,19 +574,18 @@ class BallotReader:
 
     def _bare(self, text: str) -> tuple[Reading, _Target] | None:
         """A post that is nothing but a target (5号！, meer, 五号, meer号) is a vote for it;
-        nothing but a part of two players' names is ambiguous."""
+        one that asks (5号？) is not.
+
+        A part of a name is no bare ballot: a post that is only ``ok``, ``路过`` or ``支持``
+        is talk, whoever okami, 路过的酱油 or 支持正义 are (docs/rules/1.2.md)."""
         stripped = text.strip(_FILLER)
         for candidate in dict.fromkeys((text, stripped, stripped.rstrip("号號").rstrip(_FILLER))):
+            offset = text.find(candidate)
+            if "?" in text[offset + len(candidate) :]:  # 5号？ asks
+                continue
             target = self._target_at(candidate, 0)
-            if target and target.end == len(candidate):
-                offset = text.find(candidate)
+            if target and target.end == len(candidate) and target.read_as != "part":
                 target = target._replace(start=offset, end=offset + len(candidate))
-                if target.seats:
-                    detail = ",".join(map(str, target.seats))
-                    reading = Reading(
-                        "ambiguous", fragment=candidate, detail=detail, read_as="part"
-                    )
-                    return reading, target
                 reading = Reading(
                     "vote", target.seat, target.outsider, fragment=candidate, read_as=target.read_as
                 )
@@ -648,8 +687,9 @@ def _part_table(living: list[tuple[str, int]]) -> dict[str, tuple[int, ...]]:
 
     A part has at least two letters (Chinese characters or latin letters: ``sa`` of
     sakyas, 红叶 of 红叶晚潇潇; not ``a1``, not a number), does not start or end with a
-    space, does not start like talk after a verb (投一个…) and is no pronoun (``me`` of
-    meer is the writer, 他们 of 他们说 someone else: docs/rules/1.2.md).  A
+    space, does not start like talk after a verb (投一个…), is no pronoun (``me`` of
+    meer is the writer, 他们 of 他们说 someone else) and no word of the game (杀手 of
+    杀手不太冷 is the role: ``GAME_WORDS``; docs/rules/1.2.md).  A
     whole name is a part too: it is a part of another name as well (阿狸 of 阿狸狸), and
     the reader reads a whole name first.
     """
@@ -666,7 +706,7 @@ def _part_table(living: list[tuple[str, int]]) -> dict[str, tuple[int, ...]]:
     return {
         part: tuple(sorted(holders))
         for part, holders in seats.items()
-        if not _PRONOUN_OR_WRITER.fullmatch(part)
+        if not _PRONOUN_OR_WRITER.fullmatch(part) and part not in GAME_WORDS
     }
 
 
@@ -702,6 +742,11 @@ def _initials_of(token: str, name: str) -> bool:
         return False
     rest = iter(name)
     return all(letter in rest for letter in token)
+
+
+def _runs_on(text: str, end: int) -> bool:
+    """Whether a letter other than a particle follows ``end`` (talk glued on after it)."""
+    return end < len(text) and text[end].isalpha() and text[end] not in _PARTICLES
 
 
 def _negated(text: str, start: int) -> bool:

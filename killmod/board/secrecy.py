@@ -8,10 +8,11 @@ space removed — it carries
 - none of the private templates' fixed lines (``killmod.announce.render.private_marks``:
   a notice, the lots, the judge's night, what ``--print-secrets`` prints); and
 - while the game is not over, no living player next to his role: on one line, his seat
-  (``5号``, ``五号``), name or alias, then his role (or the role, then him) with at most
-  ``PAIR_GAP`` characters between them, none of them another player or the end of a clause
-  (``。；！？`` or a closing bracket): ``你是 5 号，身份是【杀手】``, ``杀手：5号``.  Names are
-  read first, so a role inside a name (狼人杀手) is no role.
+  (``5号``, ``五号``, ``5#``, ``#5``), name or alias, then his role (or the role, then
+  him) with at most ``PAIR_GAP`` characters between them, none of them another player or
+  the end of a clause (``。；！？`` or a closing bracket): ``你是 5 号，身份是【杀手】``,
+  ``杀手：5号``, ``5#：杀手``.  Names are read first, so a role inside a name (狼人杀手)
+  is no role.
 
 So a notice with a zero-width space inserted, converted to traditional characters, or with
 ``[b][/b]`` between its characters is refused as the notice itself is.
@@ -78,6 +79,8 @@ def _paired(seen: str, roster: Roster) -> tuple[int, str] | None:
     for seat in {p.seat for p in roster.players}:
         for form in (str(seat), _chinese(seat)):
             marked = re.sub(rf"(?<![\d\x00{_DIGITS}十]){form}号", f"\x00{seat}\x01", marked)
+        # 5# and #5, as forum players write a seat
+        marked = re.sub(rf"(?<![\d\x00#]){seat}#|#{seat}(?![\d号])", f"\x00{seat}\x01", marked)
     for player in roster.living:
         role = shown(player.role or "")
         if not role:

@@ -9,7 +9,8 @@ subscript digits are not folded into digits: "投⁵" is no vote for seat 5, and
 "Tom2".
 
 ``shown`` is a name as the board shows it, for telling a player from a lookalike: two
-names that are the same only after ``fold`` are different accounts.
+names that are the same only after ``fold`` are different accounts (a CJK compatibility
+ideograph too, though NFC would make it the unified one it looks like).
 """
 
 from __future__ import annotations
@@ -92,7 +93,18 @@ def _t2s():
     return opencc.OpenCC("t2s")
 
 
+# CJK compatibility ideographs: NFC makes each the unified one it looks like (金\uF902 is 金車),
+# but to the board they are other characters, so another account.
+_COMPAT_IDEOGRAPH = re.compile("([\uf900-\ufaff\U0002f800-\U0002fa1f])")
+
+
 def shown(name: str) -> str:
     """A name as the board shows it: only canonically equal forms (NFC) and whitespace runs
-    are the same; case, width and invisible characters are not."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", name)).strip()
+    are the same; case, width, invisible characters and CJK compatibility ideographs (which
+    NFC would make unified ones: 金\uf902 is no 金車) are not."""
+    if _COMPAT_IDEOGRAPH.search(name):
+        parts = _COMPAT_IDEOGRAPH.split(name)  # the ideographs at the odd places, kept
+        name = "".join(p if i % 2 else unicodedata.normalize("NFC", p) for i, p in enumerate(parts))
+    else:
+        name = unicodedata.normalize("NFC", name)
+    return _SPACES.sub(" ", name).strip()

@@ -5,6 +5,8 @@ is posted: a folder another user owns, or may write to, could hand killmod anyon
 or words.  A folder is the judge's when it and every folder above it are owned by the
 judge or by root, and none can be written by the group or others — except a folder above
 it with the sticky bit (``/tmp``), where nobody may rename or remove another's entries.
+A link is followed, and the folders above where it leads count as well: a link into a
+folder others may write to could be swapped under the judge.
 The same rule holds for a file: owned by the judge or root, written by nobody else.
 
 On Windows there are no POSIX owners or modes: every folder passes.
@@ -26,14 +28,15 @@ def untrusted_folder(folder: Path) -> tuple[Path, str] | None:
         return None
     me = os.getuid()
     path = Path(os.path.abspath(folder))
-    for at in (path, *path.parents):
+    real = Path(os.path.realpath(folder))  # a link's target: its folders above count too
+    for at in dict.fromkeys((path, *path.parents, real, *real.parents)):
         try:
             found = os.lstat(at)
         except OSError as error:
             return at, f"{at} 无法检查（{error.strerror}）"
         if stat.S_ISLNK(found.st_mode):
             found = os.stat(at)  # a link is followed: what it points to must be the judge's
-        problem = _problem(at, found, me, sticky_ok=at != path)
+        problem = _problem(at, found, me, sticky_ok=at not in (path, real))
         if problem:
             return at, problem
     return None

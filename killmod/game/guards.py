@@ -125,6 +125,12 @@ def expect_night(game: Game, rules: RuleSet, night_no: int, *, skip_day: bool = 
             f"第 {latest} 轮的白天还没有结束（还有投票，或平票还没有抽签），不能记录{name}："
             "先记录白天的结果（killmod status 说下一步做什么）。"
         )
+    tied = tie_waiting(game) if rules.lottery else None
+    if tied is not None:
+        raise BadInput(
+            f"第 {tied} 轮平票还没有抽签，不能记录{name}：平票的出局者由抽签决定，在夜晚之前。"
+            f"先抽签（killmod lottery make --round {tied}，抽出后 killmod lottery reveal）。"
+        )
     first = rules.round_of_night(rules.first_night)
     if round_no != max(latest + 1, first):
         expected = max(latest + 1, first)
@@ -143,6 +149,16 @@ def expect_night(game: Game, rules: RuleSet, night_no: int, *, skip_day: bool = 
     if pending is None and skip_day:
         raise BadInput(f"没有待记录的白天投票可以跳过：{name}不用加 --skip-day。")
     return round_no
+
+
+def tie_waiting(game: Game) -> int | None:
+    """The round whose tie (its last recorded vote) still waits for its lottery's result."""
+    events = game.events()
+    last_votes = {e.round: e for e in events if e.kind == "day"}
+    ties = {n for n, e in last_votes.items() if e.data.get("outcome") == "tie"}
+    drawn = {e.round for e in events if e.kind == "lottery_reveal"}
+    waiting = sorted(ties - drawn)
+    return waiting[-1] if waiting else None
 
 
 def pending_day(game: Game) -> int | None:

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from killmod.core.model import GameOver, Roster, Stage
-from killmod.game.guards import skipped_days
+from killmod.game.guards import skipped_days, tie_waiting
 from killmod.game.state import day_goes_on, day_rounds, next_stage, rule_set_of, state_for
 from killmod.game.store import Event, Game
 from killmod.game.threads import Threads, remembered
@@ -86,7 +86,7 @@ def game_status(game: Game) -> Status:
     over = [e for e in events if e.kind == "game_over"]
     roster = game.roster()
     rules = rule_set_of(roster)
-    pending = _pending_lottery(events) if rules.lottery else None
+    pending = tie_waiting(game) if rules.lottery else None
     dealt = any(e.kind == "deal" for e in events) or all(p.role for p in roster.players)
     following = next_stage(rules, game, round_no) if day_goes_on(game, round_no) else None
     threads = remembered(game).as_typed_here()
@@ -188,15 +188,6 @@ def _hidden(game: Game) -> dict[str, Any]:
     possession used and the guards in force (empty for the sets with none)."""
     current = state_for(game)
     return current.rules.hidden_state(current.state)
-
-
-def _pending_lottery(events: list[Event]) -> int | None:
-    """The round whose tie (its last recorded vote) still waits for its lottery's result."""
-    last_votes = {e.round: e for e in events if e.kind == "day"}
-    ties = {n for n, e in last_votes.items() if e.data.get("outcome") == "tie"}
-    drawn = {e.round for e in events if e.kind == "lottery_reveal"}
-    waiting = sorted(ties - drawn)
-    return waiting[-1] if waiting else None
 
 
 def _lots_made(events: list[Event], pending: int | None) -> bool:

@@ -11,7 +11,7 @@ from killmod.ballots.deadline import parse_deadline
 from killmod.core.errors import SEAT, BadInput, about
 from killmod.core.model import Roster
 from killmod.core.names import fold
-from killmod.core.times import format_iso
+from killmod.core.times import format_iso, format_local
 from killmod.game.guards import refuse_if_over
 from killmod.game.store import Delivery, Game
 
@@ -112,6 +112,21 @@ def substitute(
             raise BadInput(f"{name} 已经在本局的座位上", option="替补")
         if name in roster.judges:
             raise BadInput(f"{name} 是本局的法官，不能替补", option="替补")
+        # A replaced player's posts are his old seat's former holder's (replaced) from then
+        # on: brought back, none of his ballots would count.
+        replaced = next(
+            ((p, f) for p in roster.players for f in p.former if fold(f.name) == fold(name)),
+            None,
+        )
+        if replaced is not None:
+            old_seat, holder = replaced
+            raise BadInput(
+                f"{name} 是 {old_seat.seat}号以前的玩家，"
+                f"{format_local(holder.until, ZoneInfo(roster.timezone))} 起已被换下："
+                "被换下的玩家不能再作为替补回到游戏，他之后的帖子不会计入任何座位。"
+                "要让他回到原座位，请撤销那次替补（killmod undo）。什么也没有记录。",
+                option="替补",
+            )
         uid = substitute_uid(roster, name, uid)
         tz = ZoneInfo(roster.timezone)
         now = (now or datetime.now(tz)).astimezone(tz)

@@ -124,6 +124,24 @@ class Verification:
     unmatched: tuple[str, ...] = field(default=())
 
     @property
+    def unconfirmed(self) -> tuple[int, ...]:
+        """The votes (by number) whose SHA-256 is none the player gave, when he gave some:
+        a hash read on the board vouches for its own vote only."""
+        if not self.published:
+            return ()
+        return tuple(vote.number for vote in self.votes if vote.sha256 not in self.published)
+
+    @property
+    def lottery_unconfirmed(self) -> bool:
+        """Whether the player gave hashes but not the lottery's commitment (the 签位承诺 its
+        post printed before the draw): the lots check against the bundle's own commitment."""
+        return (
+            bool(self.published)
+            and self.lottery is not None
+            and (self.lottery.commitment not in self.published)
+        )
+
+    @property
     def same(self) -> bool:
         """Every vote recounts as recorded, every hash is the one published, the lots check."""
         return (
@@ -139,7 +157,7 @@ def verify(
     """Check the bundle (its bytes, or a file): recount every vote from it alone.
 
     ``published`` are SHA-256 values the player read on the board: each must be the hash
-    of one of the bundle's count documents.
+    of one of the bundle's count documents, or its lottery's commitment (签位承诺).
     """
     if not isinstance(bundle, bytes):
         path = Path(bundle)
@@ -170,7 +188,8 @@ def verify(
     lottery_member = read.get(manifest, "lottery", str, "", null=True)
     lottery = _check_lottery(members, lottery_member, votes) if lottery_member else None
     wanted = tuple(h.strip().lower() for h in published)
-    unmatched = tuple(h for h in wanted if h not in {vote.sha256 for vote in votes})
+    known = {vote.sha256 for vote in votes} | ({lottery.commitment} if lottery else set())
+    unmatched = tuple(h for h in wanted if h not in known)
     return Verification(name, round_no, tuple(votes), lottery, killmod_version(), wanted, unmatched)
 
 
