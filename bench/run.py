@@ -39,8 +39,9 @@ that each sees the machine alike; start rows ``START_RUNS`` times):
 - watch: one poll of a 2,000-post thread read from the API (in-process: requests, bytes);
 - read only: ``read_thread`` of the 30,000-post vote thread timed inside its own process
   (``bench/read_only.py``; the cache on, as a command has it) beside the least work of
-  reading the same answers timed the same way: the fetch layer's cost without a command's
-  start, count or announcement;
+  reading the same answers timed the same way (each process imports its modules before
+  its clock starts): the fetch layer's cost without a command's start, count or
+  announcement;
 - parse only: posts per second of each scraper (the best of 7 passes, as ``timeit``).
 
 Every command runs with its bytecode compiled (as after ``pip install``) and its caches in

@@ -46,7 +46,9 @@ class Scraper(Protocol):
     """What reads one forum format: a scraper module, or a board described by a profile.
 
     ``NAME`` is the format's name (``--forum``); ``AGAIN_ON_REDIRECT``: a redirect is no
-    page of this format, so the URL is asked again instead of followed.
+    page of this format, so the URL is asked again instead of followed.  A format whose
+    ``parse`` also takes ``texts=False`` — who posted when alone, the messages not read —
+    says so with ``WHO_AND_WHEN = True`` (the mobile API's; ``killmod.fetch.pages``).
     """
 
     NAME: str

@@ -20,11 +20,12 @@ notices are read in the zone the board's pages declare.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 _QUARTER = 15 * 60  # seconds: every Discuz timeoffset is a whole number of quarter hours
 _FURTHEST = 14 * 3600
 _ABSOLUTE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{2})(?::(\d{2}))?")
+_EPOCH_DAY = date(1970, 1, 1).toordinal()
 _DAY_CLOCK = re.compile(r"(昨天|前天) (\d{1,2}):(\d{2})")
 
 
@@ -72,6 +73,9 @@ def _seconds(value: object) -> int | None:
 
 def _post_reading(shown: str, seconds: int) -> int | None:
     """The offset a post's ``dateline`` shows against its unix time, if it shows a clock."""
+    absolute = _absolute_reading(shown, seconds)  # most: "2019-5-11 23:36:14" as it is
+    if absolute is not None:
+        return absolute
     text = " ".join(shown.replace("&nbsp;", " ").split())
     absolute = _absolute_reading(text, seconds)
     if absolute is not None:
@@ -93,13 +97,16 @@ def _absolute_reading(shown: str, seconds: int | None) -> int | None:
     found = _ABSOLUTE.fullmatch(shown.strip())
     if found is None or seconds is None:
         return None
-    year, month, day, hour, minute = (int(part) for part in found.groups()[:5])
-    try:
-        wall = datetime(year, month, day, hour, minute, tzinfo=UTC)
+    year, month, day, hour, minute, _ = found.groups()
+    hour, minute = int(hour), int(minute)
+    if hour > 23 or minute > 59:
+        return None
+    try:  # in whole seconds, without a datetime: a game thread shows thousands of these
+        days = date(int(year), int(month), int(day)).toordinal() - _EPOCH_DAY
     except ValueError:
         return None
-    utc_minute = datetime.fromtimestamp(seconds - seconds % 60, UTC)
-    return _whole(int((wall - utc_minute).total_seconds()))
+    wall = days * 86400 + hour * 3600 + minute * 60
+    return _whole(wall - (seconds - seconds % 60))
 
 
 def _whole(offset: int | None) -> int | None:

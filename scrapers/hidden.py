@@ -45,11 +45,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from html import escape
 
-import tinycss2
-import webcolors
 from lxml import etree
 from lxml import html as lxml_html
-from tinycss2.color3 import parse_color
 
 from scrapers.base import fragment, tidy_text
 
@@ -197,6 +194,8 @@ def _styled(look: _Look, style: str) -> _Look:
 def _declarations(style: str) -> tuple[tuple[str, tuple], ...]:
     """A ``style`` attribute's declarations: (name, (token type, value[, unit])) of the
     first value token, or (name, ("css", text)) for a value of several tokens."""
+    import tinycss2  # with the first style attribute read: most posts have none (3 ms)
+
     found = []
     for item in tinycss2.parse_declaration_list(style, skip_comments=True, skip_whitespace=True):
         if item.type != "declaration":
@@ -229,6 +228,8 @@ def _tiny(value: tuple) -> bool:
 def _css_colour(value: tuple) -> tuple[float, float, float, float] | None:
     """A CSS colour value (a name, ``#fff``, ``rgb()``, ``rgba()``, ``hsl()``,
     ``transparent``); None for anything else (``currentColor``, an image…)."""
+    from tinycss2.color3 import parse_color  # loaded by _declarations already
+
     text = value[1] if value[0] in ("ident", "css") else None
     if not isinstance(text, str):
         return None
@@ -241,6 +242,8 @@ def _css_colour(value: tuple) -> tuple[float, float, float, float] | None:
 @lru_cache(maxsize=256)
 def _legacy_colour(text: str) -> tuple[float, float, float, float] | None:
     """A ``color``/``bgcolor`` attribute by HTML's legacy rules; None where HTML ignores it."""
+    import webcolors  # with the first colour attribute read: most posts have none (1 ms)
+
     try:
         found = webcolors.html5_parse_legacy_color(text)
     except ValueError:

@@ -8,6 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from killmod.commands.cli import main
+from killmod.fetch.http import Fetcher, FetchOptions
+from killmod.fetch.thread import read_game_thread, read_thread
 from killmod.game.store import Game
 from killmod.usecases.audit import zhashi_ends
 from killmod.usecases.lurkers import lurkers
@@ -24,7 +26,8 @@ from tests.support.gamethread import (
     round2_rows,
     serve_game_thread,
 )
-from tests.support.pagebuilder import discuz_x_site
+from tests.support.pagebuilder import SHANGHAI, discuz_x_site
+from tests.support.pagebuilder_api import whole_board
 
 
 def run(*args: str):
@@ -278,3 +281,42 @@ def test_lurkers_take_the_game_thread_the_file_remembers(tmp_path, serve_site):
     assert run("thread", "game", url, "--db", str(db)).exit_code == 0
     result = run("lurkers", "--round", "2", "--db", str(db), "--format", "text")
     assert result.exit_code == 0 and "2号 阿狸：0 次" in result.stdout
+
+
+def test_a_game_thread_read_from_the_api_is_who_posted_when_its_messages_unread(
+    tmp_path, serve_site
+):
+    """Who posted when is all the lurkers count needs: the mobile API's messages are not
+    read (in a long game thread, reading them — an HTML tree for each with markup — is
+    most of the work).  The posts are the thread pages' but for their text; the count is
+    the same; and a tally reading the same thread with the same cache reads every message."""
+    db = game_with_rounds(tmp_path)
+    rows = round2_rows({7: 5, 9: 0})
+    rows[0] = (rows[0][0], rows[0][1], "我觉得5号有问题\n[quote]原帖[/quote]投5号")
+    thread = game_thread(rows)
+    base = serve_site(whole_board(thread))
+    url = f"{base}/forum.php?mod=viewthread&tid={GAME_TID}"
+    cache = tmp_path / "cache"
+
+    def options(view: str) -> FetchOptions:
+        return FetchOptions(delay=0, cache=cache, view=view)
+
+    unread = read_game_thread(url, tz=SHANGHAI, forum=None, profile=None, fetching=options("auto"))
+    assert [view.view for view in unread.views] == ["api"]
+    assert {post.body for post in unread.posts} == {""}
+    assert all(post.quotes == () and post.edited_at is None for post in unread.posts)
+    with Fetcher(options("pages")) as fetcher:
+        paged = read_thread(url, tz=SHANGHAI, fetcher=fetcher)
+
+    def who_and_when(posts):
+        return [(p.pid, p.floor, p.author, p.uid, p.posted_at) for p in posts]
+
+    assert who_and_when(unread.posts) == who_and_when(paged.posts)
+    from_api = counts(db, url, fetching=FetchOptions(delay=0))
+    assert from_api == counts(db, url, fetching=FetchOptions(delay=0, view="pages"))
+    assert from_api[7] == (5, "ok") and from_api[9] == (0, "lurking")
+    with Fetcher(options("auto")) as fetcher:
+        read = read_thread(url, tz=SHANGHAI, fetcher=fetcher)
+    assert [view.view for view in read.views] == ["api"]
+    assert [p.body for p in read.posts] == [p.body for p in paged.posts]
+    assert all(post.body for post in read.posts)

@@ -386,3 +386,32 @@ def test_white_text_in_a_version_1_message_is_hidden_as_on_the_thread_page():
     thread = FakeThread(DEMO_TID, "【投票】", [shown], NOW)
     post = parse(render_api_page(thread, 1, ppp=1000)).posts[0]
     assert (post.body, post.hidden) == ("我投5号", ("改票 投6号",))
+
+
+def test_text_sized_0_arrives_sized_and_counted_and_the_judge_is_told_once(serve_site, roster):
+    """The mobile plugin deletes every [size] tag (versions 1–3 in its discuzcode hook, 4 in
+    its mobile_discuzcode): a ballot the thread page shows in text sized 0 arrives at the
+    normal size and is counted.  The judge's notes say so once, with the view that reads the
+    thread as its readers see it, and so does the audit's line for the view; the thread
+    pages do not count it, and say nothing of the API."""
+    thread = demo_thread()
+    hidden = '还没想好<font style="font-size:0px">投 5号</font>'
+    thread.posts = [replace(p, body=hidden) if p.pid == 90133 else p for p in thread.posts]
+    base = serve_site(whole_board(thread))
+    url = base + VIEWTHREAD
+
+    def ballot_of_16(result) -> dict:
+        assert result.exit_code == 0, result.output
+        return next(b for b in json.loads(result.stdout)["ballots"] if b["seat"] == 16)
+
+    from_api = tally(url, roster, "--view", "api")
+    assert ballot_of_16(from_api)["kind"] == "vote"
+    told = [line for line in from_api.stderr.splitlines() if "手机接口" in line]
+    assert len(told) == 1 and "[size]" in told[0] and "--view pages" in told[0]
+    audit = tally(url, roster, "--view", "api", "--format", "audit")
+    (line,) = [line for line in audit.stdout.splitlines() if line.startswith("读取：")]
+    assert "看不到字号" in line and "--view pages" in line
+
+    from_pages = tally(url, roster, "--view", "pages")
+    assert ballot_of_16(from_pages)["kind"] == "self"
+    assert "手机接口" not in from_pages.stderr

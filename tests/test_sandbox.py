@@ -63,6 +63,9 @@ def test_the_issues_shell_command_template_is_refused_and_runs_nothing(tmp_path)
         "{{ result.round.__class__.__subclasses__() }}",
         "{{ names.clear() }}",  # changing the data given: the sandbox is immutable
         "{{ names.update({1: 'x'}) }}",
+        # what the sandbox decided of one attribute of a type is not taken for another's
+        "{{ names.get(1) }}{{ names.keys() | list }}{{ names.update({1: 'x'}) }}",
+        "{{ result.round }}{{ result.counts }}{{ result.__class__ }}",
         "{% for i in range(10**9) %}{% endfor %}",
     ],
 )

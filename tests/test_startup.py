@@ -44,6 +44,8 @@ WATCHED = [
     "killmod.rules.r12",
     "killmod.game.store",
     "killmod.usecases.tally",
+    "killmod.announce.views",
+    "tinycss2",
 ]
 
 
@@ -78,6 +80,8 @@ def test_help_loads_no_use_case():
 
 
 def test_a_saved_json_tally_loads_neither_sqlite_nor_jinja2_nor_http(saved):
+    """Nor the templates' views when the notes have nothing to say, nor the CSS reader (no
+    post has a style)."""
     folder, roster = saved
     args = ["tally", str(folder), "--roster", str(roster), "--deadline", "22:00"]
     modules = loaded(*args, "--format", "json")

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from killmod.ballots.votes import POINT, BallotReader, Reading
+from killmod.ballots.votes import BallotReader, Reading, point_grammar
 from killmod.core.model import FormerHolder, Player, Roster
 from killmod.core.names import fold
 
@@ -453,7 +453,7 @@ def test_a_roster_without_names_still_reads_seats() -> None:
 
 # --- the pointing round of 1.0/2.0 (指认) ---------------------------------------------------
 
-POINTING = BallotReader(ROSTER, POINT)
+POINTING = BallotReader(ROSTER, point_grammar())
 
 
 @pytest.mark.parametrize(

@@ -118,17 +118,34 @@ def tally_notes(
     记为别名 button instead), posts a hidden effect left uncounted, and a recorded vote
     counted again against its record (empty when there is
     nothing to note)."""
+    if templates is None and not _may_note(result):
+        return ""  # nothing to note: the views' module (~10 ms to load) is not needed
     from killmod.announce.views import tally_notes_view
 
     view = tally_notes_view(result, game_file=game_file, page=page)
     # The bundled notes say nothing when there is nothing to note: no template to render.
-    noted = ("recount", "flags", "hidden", "loose", "unsure", "unknown")
+    noted = ("recount", "flags", "hidden", "loose", "unsure", "unknown", "api_sizes")
     if templates is None and not any(view.values[key] for key in noted):
         return ""
     from killmod.announce.render import render_public
 
     notes = render_public("tally.notes.text.j2", templates, view)
     return notes.rstrip("\n") if notes.strip() else ""
+
+
+def _may_note(result: TallyResult) -> bool:
+    """Whether the bundled notes may say anything: what each of them needs, looked at
+    without building their view (a flag, a recount, a loose reading, a name nobody has, a
+    read of the API)."""
+    return bool(
+        result.flags
+        or result.recount
+        or any(view.view == "api" for view in result.source.views)
+        or any(
+            v.read_as == "part" or "script" in v.notes or v.verdict == "unknown_target"
+            for v in result.verdicts
+        )
+    )
 
 
 def tally_secrets(result: TallyResult, templates: Path | None) -> str:

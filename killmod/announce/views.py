@@ -289,7 +289,8 @@ def tally_notes_view(
     makes it the suggested seat's alias (``unknown``; ``game_file``: the judge counts with
     a game file, else from a roster file; ``page``: on the judge's page, whose 记为别名
     button does what the command would); and a recorded vote counted again, compared with
-    its record (``recount``, ``killmod.usecases.recount``)."""
+    its record (``recount``, ``killmod.usecases.recount``); ``api_sizes``: a post read from
+    the mobile API was counted, and the API shows no text size."""
     public = [public_verdict(v) for v in result.verdicts]
     return PublicView(
         {
@@ -310,8 +311,16 @@ def tally_notes_view(
             "page": page,
             "recount": result.recount,
             "deadline": result.deadline,
+            "api_sizes": counted_from_api(result),
         }
     )
+
+
+def counted_from_api(result: TallyResult) -> bool:
+    """Whether a post read from the mobile API was counted: the API shows no text size
+    (``killmod.fetch.api.SIZES_UNSEEN``), so a ballot hidden in text sized 0 reads as any."""
+    from_api = any(view.view == "api" for view in result.source.views)
+    return from_api and any(verdict.verdict == "counted" for verdict in result.verdicts)
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,13 @@ from scrapers.base import ThreadViews
 
 API_PPP = 1000  # posts an API request asks for: a whole vote thread in one
 TAIL_PPP = 20  # posts a page when watch asks for the newest: a few KB
+# What no version of the API shows (the audit's line for the view): the mobile plugin
+# deletes every [size] tag before the board renders a message — versions 1-3 in its
+# discuzcode hook (source/plugin/mobile/mobile.class.php lines 358-363), version 4 in its
+# mobile_discuzcode (source/plugin/mobile/discuzcode.func.php lines 92-93, replaced by "").
+SIZES_UNSEEN = (
+    "看不到字号（接口删掉了 [size]：0 号字藏的字在这里照常显示，按读者所见读用 --view pages）"
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,7 @@ class ApiRead:
         pages = self.thread.pages
         said = f"手机接口（第 {self.version} 版）：帖子、楼层、作者编号和精确到秒的时间"
         said += "、编辑记录" if self.edits_shown else "（这一版不显示编辑记录）"
+        said += f"；{SIZES_UNSEEN}"
         if self.capped:
             said += (
                 f"；论坛对游客每页只给 {self.per_page} 帖（版块开了页面缓存），"
@@ -86,13 +94,15 @@ def read_api(
     source: str,
     tz: ZoneInfo,
     tail: bool,
+    texts: bool = True,
 ) -> ApiRead:
     """The whole thread from the API's ``version``; ``tail``: the pages before the last one
-    known may come from the cache."""
+    known may come from the cache; without ``texts``, who posted when alone (the messages
+    not read: ``scrapers.discuz_x_mobile.parse``)."""
     scraper = views.api
     first_url = views.api_url(API_PPP, 1, version)
     tid = scraper.address(first_url).thread
-    reader = _Pages(fetcher, tz, scraper.NAME, Expected(thread=tid), lambda n: first_url)
+    reader = _Pages(fetcher, tz, scraper.NAME, Expected(thread=tid), lambda n: first_url, texts)
     (first,) = reader.read([1], cached_before=2 if tail else 0)
     from_cache = 1 in reader.cached
     size = first.per_page or API_PPP
@@ -185,8 +195,10 @@ class _Pages:
         forum: str,
         same: Expected,
         url: Callable[[int], str],
+        texts: bool = True,
     ) -> None:
         self.fetcher, self.tz, self.forum, self.same, self.url = fetcher, tz, forum, same, url
+        self.texts = texts
         self.unplaced: dict[int, Fetched] = {}
         self.cached: set[int] = set()  # the pages last read from the cache
 
@@ -233,6 +245,7 @@ class _Pages:
             expected=self.expected(n),
             keep_posts=False,
             learn_zone=learn_zone,
+            texts=self.texts,
         )[1]
 
     def expected(self, n: int) -> Expected:

@@ -115,6 +115,7 @@ def parse_fetched(
     expected: Expected | None = None,
     keep_posts: bool = True,
     learn_zone: bool = True,
+    texts: bool = True,
 ) -> tuple[Scraper, Page]:
     """Parse a fetched page, check it is the page ``expected`` (default: the page its URL
     names) and keep it in the cache with its posts.
@@ -127,8 +128,11 @@ def parse_fetched(
     costs as much again).  Without ``learn_zone``, a page that needs its board's zone and
     finds none known yet is parsed in the game's, not placed by reading the page its format
     names: the caller places it once the pages read with it may have shown the zone
-    (``killmod.fetch.api``).
+    (``killmod.fetch.api``).  Without ``texts``, a format that can (the mobile API's) reads
+    who posted when alone, not the messages (``parse_page``): only with ``keep_posts`` off,
+    so that no cache ever holds such posts.
     """
+    texts = texts or keep_posts
     zone = fetcher.boards.known(fetched.url)
     unchanged = (
         _unchanged(fetched, fetcher, tz=tz, zone=zone, forum=forum, profile=profile)
@@ -141,7 +145,7 @@ def parse_fetched(
     ):
         _admit(fetcher, fetched.url, *unchanged)
         return unchanged
-    read = _BoardRead(tz, forum, profile, zone, fetcher.boards.skew(fetched.url))
+    read = _BoardRead(tz, forum, profile, zone, fetcher.boards.skew(fetched.url), texts)
     try:
         scraper, page, read = _parse_on_board_clock(fetched, fetcher, read, learn_zone)
     except KillmodError:
@@ -179,6 +183,7 @@ class _BoardRead(NamedTuple):
     profile: Profile | None
     zone: tzinfo | None
     skew: timedelta | None
+    texts: bool = True
 
 
 def _parse_on_board_clock(
@@ -316,12 +321,15 @@ def _parse_checked(
     profile: Profile | None,
     zone: tzinfo | None,
     skew: timedelta | None,
+    texts: bool = True,
 ) -> tuple[Scraper, Page]:
     """A whole page parsed; a redirect to another thread is refused.  A relative time
     counted from a clock that cannot be believed is a ``DoubtfulClock`` naming the page
     that shows its board's clock (``Scraper.zone_url``)."""
     _check_complete(fetched)
-    scraper, page = parse_page(fetched, tz=tz, forum=forum, profile=profile, zone=zone, skew=skew)
+    scraper, page = parse_page(
+        fetched, tz=tz, forum=forum, profile=profile, zone=zone, skew=skew, texts=texts
+    )
     _check_redirect(fetched, scraper)
     return scraper, page
 
@@ -351,6 +359,7 @@ def parse_page(
     profile: Profile | None = None,
     zone: tzinfo | None = None,
     skew: timedelta | None = None,
+    texts: bool = True,
 ) -> tuple[Scraper, Page]:
     """Parse one page; a profile's scraper (and charset) wins over ``forum`` and recognition.
 
@@ -361,6 +370,9 @@ def parse_page(
     words, whichever scraper was asked to read it.  A time or text the scraper cannot read
     is a page that cannot be read (exit 1), naming the page.  ``skew`` is how far the
     board's clock is from ours, as its other pages showed it (``fetched_clock``).
+    Without ``texts``, a format that reads who posted when without the messages
+    (``Scraper.WHO_AND_WHEN``: the mobile API's) does so — a game thread's posts for the
+    lurkers count, 30,000 messages that need not be read.
     """
     charset = profile.charset if profile else None
     html = decode_html(fetched.body, charset or fetched.header_charset, source=fetched.url)
@@ -375,8 +387,9 @@ def parse_page(
         _fail_with_board_message(fetched.url, html, None)
         raise
     clock = fetched_clock(fetched, tz, skew)
+    only_who = {} if texts or not getattr(scraper, "WHO_AND_WHEN", False) else {"texts": False}
     try:
-        page = scraper.parse(html, tz=zone or tz, clock=clock)
+        page = scraper.parse(html, tz=zone or tz, clock=clock, **only_who)
     except DoubtfulClock as error:
         source = scraper.zone_url(fetched.url)
         raise DoubtfulClock(f"{fetched.url}：{error.message}", source) from None

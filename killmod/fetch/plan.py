@@ -55,9 +55,11 @@ def read_url(
     profile: Profile | None,
     tail: bool,
     edits: EditsNeeded | None,
+    texts: bool = True,
 ) -> Thread:
     """The thread at ``url``, read by the plan ``fetcher.options.view`` allows; ``edits``
-    names the posts whose edits must be known where a view shows none (None: every post's)."""
+    names the posts whose edits must be known where a view shows none (None: every post's);
+    without ``texts``, the API's posts are who posted when alone (``killmod.fetch.api``)."""
     view = fetcher.options.view
     if view not in VIEWS:
         raise BadInput(f"--view 的值无效：{view}（可选：{'、'.join(VIEWS)}）")
@@ -81,7 +83,7 @@ def read_url(
         why = "按 --view pages 读帖子页"
         return _read_thread_pages(url, views, fetcher, tz=tz, forum=forum, tail=tail, why=why)
     try:
-        return _read_api(url, views, fetcher, tz=tz, tail=tail, edits=edits)
+        return _read_api(url, views, fetcher, tz=tz, tail=tail, edits=edits, texts=texts)
     except Fallback as error:
         why = f"{error}，改读帖子页"
     except KillmodError as error:
@@ -111,13 +113,14 @@ def _read_api(
     tz: ZoneInfo,
     tail: bool,
     edits: EditsNeeded | None,
+    texts: bool,
 ) -> Thread:
     """The thread from the API: the first version the board answers; a version without
     edit notices completed from the other views (``killmod.fetch.editcheck``)."""
     refused = []
     for version in views.api_versions:
         try:
-            read = api.read_api(views, version, fetcher, source=url, tz=tz, tail=tail)
+            read = api.read_api(views, version, fetcher, source=url, tz=tz, tail=tail, texts=texts)
         except VersionRefused as error:
             refused.append(f"第 {version} 版：{_without(error.message)}")
             continue

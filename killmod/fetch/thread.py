@@ -37,6 +37,7 @@ def read_thread(
     fetcher: Fetcher | None = None,
     tail: bool = False,
     edits: EditsNeeded | None = None,
+    texts: bool = True,
 ) -> Thread:
     """Read every post of the thread at ``source`` (http(s) URL, HTML file or folder).
 
@@ -46,7 +47,9 @@ def read_thread(
     (``killmod.fetch.plan``: the views its ``options.view`` allows, in the fewest requests that
     give the posts, their exact times and the edits of the posts ``edits`` names); ``tail``
     takes the pages before the last one the cache knows from the cache and fetches only the
-    rest.  A folder's pages are parsed ``jobs`` at once (the fetcher's, when given).
+    rest; without ``texts`` the mobile API's posts are who posted when alone, their messages
+    not read (``killmod.fetch.api``).  A folder's pages are parsed ``jobs`` at once (the
+    fetcher's, when given).
     """
     if forum and profile:
         raise BadInput("--forum 与 --profile 只能选一个")
@@ -57,10 +60,24 @@ def read_thread(
         if fetcher is None:
             with Fetcher(FetchOptions(jobs=jobs)) as own:
                 return read_url(
-                    source, own, tz=tz, forum=forum, profile=profile, tail=tail, edits=edits
+                    source,
+                    own,
+                    tz=tz,
+                    forum=forum,
+                    profile=profile,
+                    tail=tail,
+                    edits=edits,
+                    texts=texts,
                 )
         return read_url(
-            source, fetcher, tz=tz, forum=forum, profile=profile, tail=tail, edits=edits
+            source,
+            fetcher,
+            tz=tz,
+            forum=forum,
+            profile=profile,
+            tail=tail,
+            edits=edits,
+            texts=texts,
         )
     if fetcher is not None and fetcher.options.view != "auto":
         raise BadInput(f"--view {fetcher.options.view} 只用于论坛网址，保存的页面按其本身读取")
@@ -86,7 +103,8 @@ def read_game_thread(
 ) -> Thread:
     """Read the game thread (for the lurkers count and the audit), the pages the cache
     already holds from the cache; ``profile`` is a profile file.  Who posted when is all a
-    game thread is read for: no post's edits are looked at."""
+    game thread is read for: no post's edits are looked at, and the mobile API's messages
+    are not read (a thread page's are: its posts are cached for the tally too)."""
     from killmod.fetch.http import Fetcher, FetchOptions
 
     loaded = None
@@ -96,7 +114,14 @@ def read_game_thread(
         loaded = load_profile(profile)
     with Fetcher(fetching or FetchOptions()) as fetcher:
         return read_thread(
-            source, tz=tz, forum=forum, profile=loaded, fetcher=fetcher, tail=True, edits=_no_edits
+            source,
+            tz=tz,
+            forum=forum,
+            profile=loaded,
+            fetcher=fetcher,
+            tail=True,
+            edits=_no_edits,
+            texts=False,
         )
 
 

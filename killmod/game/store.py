@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
@@ -28,8 +29,6 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
-
-import sqlite_utils
 
 from killmod.core.errors import BadInput, KillmodError
 from killmod.core.model import FormerHolder, GameOver, Player, Post, Roster
@@ -45,6 +44,21 @@ from killmod.game.dbfile import (
     remove_with_companions,
     unwritable,
 )
+
+# sqlite-utils imports numpy and pandas whenever they are installed, to store their types
+# (sqlite_utils/db.py: ``np = importlib.import_module("numpy")``): about 40 ms of the start of
+# every command that opens a game file, where killmod[plot]'s matplotlib brought numpy.
+# killmod stores neither, so sqlite-utils is imported with both hidden (an import of a
+# name mapped to None fails, and sqlite-utils goes on without them), unless something
+# imported them already.
+_UNUSED = [name for name in ("numpy", "pandas") if name not in sys.modules]
+sys.modules.update(dict.fromkeys(_UNUSED))
+try:
+    import sqlite_utils
+finally:
+    for _name in _UNUSED:
+        if sys.modules.get(_name, 0) is None:
+            del sys.modules[_name]
 
 __all__ = [
     "BOARD",
@@ -969,7 +983,10 @@ def _now() -> str:
 
 
 def _database(conn: sqlite3.Connection) -> sqlite_utils.Database:
-    return sqlite_utils.Database(conn)
+    """sqlite-utils over ``conn``, without sqlite-utils' plugins: a plugin installed for it
+    would change the game file's connection (its ``prepare_connection`` hook), and finding
+    them reads every installed package's entry points (~11 ms of each command)."""
+    return sqlite_utils.Database(conn, execute_plugins=False)
 
 
 def _schema_version(conn: sqlite3.Connection, path: Path) -> Any:

@@ -17,7 +17,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from killmod.ballots.count import Scope
-from killmod.ballots.votes import POINT, BallotReader, KnifeReader
+from killmod.ballots.votes import BallotReader, KnifeReader, point_grammar
 from killmod.core.errors import BadInput
 from killmod.core.model import Count, DayStep, GameOver, Outcome, Roster, Stage, TallyResult
 from killmod.core.times import format_iso
@@ -55,7 +55,7 @@ class DayPlan:
         if self.stage.phase == "knife":
             return KnifeReader(self.stage.defender)
         if self.stage.phase == "point":
-            return BallotReader(roster, POINT)
+            return BallotReader(roster, point_grammar())
         return BallotReader(roster)
 
     def settle(self, result: TallyResult) -> TallyResult:

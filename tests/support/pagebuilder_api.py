@@ -87,6 +87,8 @@ CORS = {
     "Vary": "Accept-Encoding",
 }
 _TAGS = re.compile(r"<[^>]+>")
+# discuzcode's rendering of [size=N] and [size=Npx] (a thread page's), around its text.
+_SIZED = re.compile(r'<font (?:size="[^"]*"|style="font-size:[^"]*")>(.*?)</font>', re.S)
 # What threadfilternum's length check leaves out (extend_thread_filter.php, _check_post_length).
 _NOT_COUNTED = re.compile(r"[,.?!，。？！~…\s]")
 THREADFILTERNUM = 10
@@ -180,8 +182,13 @@ def _quote_v4(post: FakePost, thread: FakeThread) -> str:
 
 
 def _typed(text: str) -> str:
-    """Text typed in the browser's form as discuzcode shows it: its line breaks are CRLF."""
-    return _message_html(text).replace("<br />\n", "<br />\r\n")
+    """Text typed in the browser's form as discuzcode shows it: its line breaks are CRLF —
+    and no size: the mobile plugin deletes every [size] tag before discuzcode reads the
+    message (versions 1–3: mobile.class.php lines 358–363; version 4's mobile_discuzcode:
+    discuzcode.func.php lines 92–93), so the <font size>/font-size a thread page shows for
+    one is not there."""
+    unsized = _SIZED.sub(r"\1", text)
+    return _message_html(unsized).replace("<br />\n", "<br />\r\n")
 
 
 def _typed_v4(text: str) -> str:
