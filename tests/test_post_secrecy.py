@@ -66,8 +66,8 @@ def run(*args: object):
 
 
 def test_the_lots_are_refused_until_they_are_drawn_and_then_pass(tmp_path: Path):
-    """The lots name the tied players (alive until the draw): a line of them is refused; the
-    draw's post shows them all, and passes."""
+    """The lots name the tied players (alive until the draw): a line of them is refused, and
+    so is the check string with the salt; the draw's post shows them all, and passes."""
     db = tmp_path / "game.db"
     run("init", "--roster", EXAMPLES / "roster.toml", "--db", db)
     rulings = tmp_path / "rulings.toml"
@@ -87,14 +87,16 @@ def test_the_lots_are_refused_until_they_are_drawn_and_then_pass(tmp_path: Path)
     )
     made = run("lottery", "make", "--round", 1, "--db", db)
     (written,) = re.findall(r"写在 (\S+)，只有你能读", made.stderr)
-    (line,) = [
-        line for line in Path(written).read_text(encoding="utf-8").splitlines() if "1 号签" in line
-    ]
+    lines = Path(written).read_text(encoding="utf-8").splitlines()
+    (line,) = [line for line in lines if "1 号签" in line]
     with Game.open(db) as game:
         assert written in private_texts(game)
         refuse_secrets(game, made.stdout)  # the commitment is public
         with pytest.raises(BadInput, match=f"私密文件 {re.escape(written)} 第 \\d+ 行"):
             refuse_secrets(game, f"听说{line}，是真的吗")
+        (check,) = [line for line in lines if line.startswith("killmod-lottery/1|")]
+        with pytest.raises(BadInput, match="第 1 轮抽签的密钥"):
+            refuse_secrets(game, f"校验串：{check}")  # the lots and the salt, no seat as 5号
     drawn = run("lottery", "reveal", "--round", 1, "--lot", 1, "--db", db)
     assert line.replace(" ", "") in drawn.stdout.replace(" ", "")
     with Game.open(db) as game:

@@ -7,6 +7,7 @@ space and line break removed — it carries
 
 - none of the private templates' fixed lines (``killmod.announce.render.private_marks``:
   a notice, the lots, the judge's night, what ``--print-secrets`` prints);
+- no salt of a lottery not drawn yet (``refuse_secrets``: its check string holds the lots);
 - while the game is not over (then the roles are revealed, 揭秘, police checks included):
   no line of a private file of the game (``private_texts``: what its standing steps wrote
   — the notices, the lots until they are drawn, the judge's night…) that names a living
@@ -56,7 +57,18 @@ def shown(text: str) -> str:
 
 def refuse_secrets(game: Game, text: str, templates: Path | None = None) -> None:
     """``refuse_private`` with what ``game`` knows: its roster, whether it is over, and its
-    private files (``private_texts``)."""
+    private files (``private_texts``); and a ``BadInput`` when ``text`` carries the salt of
+    a lottery not drawn yet (its check string, ``killmod-lottery/1|…|<salt>``, holds the
+    lots too)."""
+    seen = shown(text)
+    drawn = _drawn(game)
+    for lottery in game.events("lottery"):
+        salt = shown(lottery.data.get("salt") or "")
+        if lottery.round not in drawn and salt and salt in seen:
+            raise BadInput(
+                f"要发的内容里有第 {lottery.round} 轮抽签的密钥：抽签之前，签位和密钥只给"
+                "执行斑竹（或第三人），不能发到论坛。什么也没有发出。"
+            )
     over = bool(game.events("game_over"))
     refuse_private(text, templates, game.roster(), over=over, private=private_texts(game))
 
@@ -106,7 +118,7 @@ def private_texts(game: Game) -> dict[str, str]:
     (the draw's post shows them).  A file moved or removed since is not read."""
     from killmod.game.store import PRIVATE_FILES
 
-    drawn = {event.round for event in game.events("lottery_reveal")}
+    drawn = _drawn(game)
     kinds = {step.id: step.kind for step in game.steps()}
     texts: dict[str, str] = {}
     for event in game.events(PRIVATE_FILES):
@@ -118,6 +130,11 @@ def private_texts(game: Game) -> dict[str, str]:
             except OSError:
                 continue
     return texts
+
+
+def _drawn(game: Game) -> set[int]:
+    """The rounds whose lottery is drawn: its lots and salt are public since."""
+    return {event.round for event in game.events("lottery_reveal")}
 
 
 def _private_line(seen: str, private_text: str, roster: Roster) -> int | None:
