@@ -285,7 +285,9 @@ class BallotReader:
     action (``night_grammar``) names its verb.  Everything the reading looks names up in
     is made here, once per roster: the names and aliases (one regular expression, longest
     first) and every part of a living player's name or alias (a table by the part's text:
-    a lookup per length tried, however long the thread).
+    a lookup per length tried, however long the thread).  A reading depends on the text
+    alone, so each text is read once: a long thread repeats its short ballots (投5号, 弃权)
+    thousands of times, and a repeated one costs a dictionary look-up.
     """
 
     def __init__(self, roster: Roster, grammar: Grammar = VOTE, *, bare: bool = True) -> None:
@@ -303,9 +305,16 @@ class BallotReader:
         ]
         self._parts = _part_table(self._living)
         self._part_max = max(map(len, self._parts), default=0)
+        self._readings: dict[str, Reading] = {}
 
     def read(self, text: str) -> Reading:
         """Read one post's text for its one vote intent."""
+        reading = self._readings.get(text)
+        if reading is None:
+            reading = self._readings[text] = self._read(text)
+        return reading
+
+    def _read(self, text: str) -> Reading:
         norm = _MARKUP.sub("", fold(text))
         if not norm:
             return _NO_INTENT
