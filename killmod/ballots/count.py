@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from itertools import pairwise
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 from zoneinfo import ZoneInfo
 
 from killmod.ballots.rulings import Ruling, resolve
@@ -91,8 +91,9 @@ class Scope:
     leave: Mapping[int, frozenset[date]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class _Accepted:
+class _Accepted(NamedTuple):
+    """A post whose ballot would count (a tuple: a tally makes one for most of its posts)."""
+
     post: Post
     seat: int
     kind: Literal["vote", "abstain"]
@@ -123,8 +124,8 @@ def count_votes(
     scope = scope or Scope()
     authors = AuthorIndex(roster)
     ordered = sorted(posts, key=lambda post: (post.posted_at, post.pid))
-    rulings = resolve(options.rulings, [(post.pid, post.floor) for post in ordered])
-    unknown = sorted(set(rulings) - {post.pid for post in ordered})
+    rulings = resolve(options.rulings, ((post.pid, post.floor) for post in ordered))
+    unknown = sorted(set(rulings) - {post.pid for post in ordered}) if rulings else ()
     if unknown:
         raise BadInput(f"裁定的帖子 pid={unknown[0]} 不在投票帖里（帖子可能已被删除）")
     verdicts: dict[int, Verdict] = {}
@@ -259,7 +260,7 @@ def _judge(post, roster, deadline, authors, reader, options, scope, flags, rulin
     if resembles is None:
         return judgement
     if isinstance(judgement, _Accepted):
-        return replace(judgement, notes=(*judgement.notes, "lookalike"))
+        return judgement._replace(notes=(*judgement.notes, "lookalike"))
     *rest, notes = judgement
     return (*rest, (*notes, "lookalike"))
 

@@ -105,12 +105,14 @@ def resolve(
     input naming the floor: the judge then rules by pid.
     """
     ruled = list(rulings.values()) if isinstance(rulings, Mapping) else list(rulings)
-    floors: dict[int, list[int]] = {}
-    for pid, floor in posts:
-        if floor is not None:
-            floors.setdefault(floor, []).append(pid)
+    floors: dict[int, list[int]] | None = None  # made for the first ruling by floor
     resolved: dict[int, Ruling] = {}
     for ruling in ruled:
+        if ruling.pid is None and floors is None:
+            floors = {}
+            for pid, floor in posts:
+                if floor is not None:
+                    floors.setdefault(floor, []).append(pid)
         pid = ruling.pid if ruling.pid is not None else _pid_of(ruling.floor, floors)
         if pid in resolved:
             raise BadInput(f"裁定文件对同一个帖子（pid={pid}）写了两条裁定，请只留一条")

@@ -392,7 +392,7 @@ def _with_rulings(
         rulings = load_rulings(Path(rulings))
     seen = _recorded_floors(game, round_no) if game is not None else None
     if seen is None:
-        seen = [(post.pid, post.floor) for post in thread.posts]
+        seen = ((post.pid, post.floor) for post in thread.posts)
     return replace(options, rulings=tuple(resolve(rulings or (), seen).values()))
 
 
