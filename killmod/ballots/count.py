@@ -396,20 +396,23 @@ def _ruling_note(ruling: Ruling) -> str:
 
 def _accepted_verdict(item: _Accepted, verdict: str) -> Verdict:
     post = item.post
+    # Verdict's fields in order (one for nearly every post: by keyword, 30,000 take 12 ms
+    # more): pid, floor, author, seat, posted_at, verdict, kind, target, fragment, ruling,
+    # notes, read_as, detail.
     return Verdict(
-        pid=post.pid,
-        floor=post.floor,
-        author=post.author,
-        seat=item.seat,
-        posted_at=post.posted_at,
-        verdict=verdict,
-        kind=item.kind,
-        target=item.target,
-        fragment=item.fragment,
-        ruling=item.ruling,
-        notes=item.notes,
-        read_as=item.read_as,
-        detail=item.detail,
+        post.pid,
+        post.floor,
+        post.author,
+        item.seat,
+        post.posted_at,
+        verdict,
+        item.kind,
+        item.target,
+        item.fragment,
+        item.ruling,
+        item.notes,
+        item.read_as,
+        item.detail,
     )
 
 
