@@ -226,7 +226,8 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
     it only where the rule set calls it a violation (1.2 二.5). ``excused`` are the
     non-voters on leave (counted, not warned). ``zhashi_until`` is the end of the
     voted-out player's 诈尸 window where the set has one (1.2): 24 hours from the
-    deadline, the vote's announcement.
+    deadline, the vote's announcement.  ``changed`` are the seats with a vote change, in
+    seat order (a long thread's 30,000 changes are not walked in the sandbox for them).
     """
     policy = rules.TALLY_POLICY
     zhashi = rules.ZHASHI
@@ -242,6 +243,7 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
             "ballots": {ballot.seat: ballot for ballot in result.ballots},
             "camps": revealed_camps(result, rules),
             "history": history,
+            "changed": sorted({change.seat for change in result.changes}),
             "non_voters": [b for b in result.ballots if b.kind == "self"],
             "warnings": {warning.seat: warning for warning in result.warnings},
             "policy": policy,
