@@ -14,7 +14,8 @@ the range:
 - ``floor``: what any reader must do with each post — fold it (width, case, traditional
   as simplified, ``killmod.core.names.fold``, its cache cleared as a long thread clears
   it) and find where a vote could start (the cue regular expression, once over the post);
-- ``read``: ``BallotReader.read`` of every post (fold included, its cache cleared the same);
+- ``read``: ``BallotReader.read`` of every post (fold included, its cache and the texts the
+  reader has read cleared the same);
 - ``roster``: making the reader for the roster (the names' regular expression and the
   table of every part of a living player's name or alias), once per tally.
 """
@@ -89,10 +90,14 @@ def posts(count: int) -> list[str]:
     return made
 
 
-def forget() -> None:
-    """Empty the folded texts' cache, as the posts of a long thread do (4,096 kept)."""
+def forget(reader: BallotReader | None = None) -> None:
+    """Empty the folded texts' cache, as the posts of a long thread do (4,096 kept), and the
+    texts ``reader`` has read (a tally's reader reads its thread once: each of these posts
+    is new to it)."""
     clear = getattr(names, "_forms", fold).cache_clear  # ``fold`` itself before issue 27
     clear()
+    if reader is not None:
+        reader._readings.clear()
 
 
 def timed(work: Callable[[], object]) -> float:
@@ -116,7 +121,7 @@ def main() -> None:
             VOTE.cue.search(fold(text))
 
     def read() -> None:
-        forget()
+        forget(reader)
         for text in texts:
             reader.read(text)
 
