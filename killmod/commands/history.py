@@ -9,17 +9,13 @@ import click
 
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import db_option, format_option, templates_option
 
 
 @command()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("bbcode", "text", "json", "png")),
-    default="bbcode",
-    show_default=True,
-    help="输出：论坛代码（表格）、纯文本、JSON，或票型图（PNG，要 pip install 'killmod[plot]'）",
+@format_option(
+    ("bbcode", "text", "json", "png"),
+    "输出：论坛代码（表格）、纯文本、JSON，或票型图（PNG，要 pip install 'killmod[plot]'）",
 )
 @click.option(
     "--out",
