@@ -96,6 +96,26 @@ def rewritten(path: Path, change, number: int = 1) -> Path:
     return out
 
 
+def forged(path: Path, change, announcement: str, printed: str, number: int = 1) -> Path:
+    """A forger's bundle: vote ``number``'s count document changed by ``change`` and its
+    result counted again (the forger's own killmod), its new SHA-256 written in the manifest
+    and, in place of ``printed``, in its ``announcement``."""
+    files = members(path)
+    document = json.loads(files[f"vote{number}/count.json"])
+    change(document)
+    document["result"] = recount(document)
+    forgery = canonical(document)
+    digest = hashlib.sha256(forgery).hexdigest()
+    files[f"vote{number}/count.json"] = forgery
+    manifest = json.loads(files["manifest.json"])
+    manifest["votes"][number - 1]["sha256"] = digest
+    files["manifest.json"] = json.dumps(manifest).encode()
+    files[f"vote{number}/announcement.txt"] = announcement.replace(printed, digest).encode()
+    out = path.with_name("forgery.zip")
+    out.write_bytes(pack(files))
+    return out
+
+
 def checked(path: Path, *args: object):
     return run("verify", path, *args)
 
@@ -284,22 +304,13 @@ def test_a_forgery_that_rewrites_the_result_too_is_caught_by_the_hash(game):
     too: the recount agrees, so only the SHA-256 the board shows catches it."""
     posted = record_example(game)
     on_board = EVIDENCE_LINE.search(posted)[1]
-    path = export(game)
-    files = members(path)
-    document = json.loads(files["vote1/count.json"])
-    for post in document["posts"]:
-        if post["floor"] == 4:
-            post["posted_at"] = "2019-05-12T22:00:05+08:00"
-    document["result"] = recount(document)  # the forger's own killmod
-    forged = canonical(document)
-    digest = hashlib.sha256(forged).hexdigest()
-    files["vote1/count.json"] = forged
-    manifest = json.loads(files["manifest.json"])
-    manifest["votes"][0]["sha256"] = digest
-    files["manifest.json"] = json.dumps(manifest).encode()
-    files["vote1/announcement.txt"] = posted.replace(on_board, digest).encode()
-    forgery = path.with_name("forgery.zip")
-    forgery.write_bytes(pack(files))
+
+    def late(document: dict) -> None:
+        for post in document["posts"]:
+            if post["floor"] == 4:
+                post["posted_at"] = "2019-05-12T22:00:05+08:00"
+
+    forgery = forged(export(game), late, posted, on_board)
     assert verify(forgery).same  # consistent in itself…
     done = checked(forgery, "--hash", on_board)  # …but not the bundle the board names
     assert done.exit_code == 1
@@ -672,21 +683,13 @@ def test_a_hash_given_for_one_vote_vouches_for_no_other_vote_of_the_bundle(tmp_p
     knifed_post = ok(tally(db, url, "--record", "--phase", "knife", deadline=LATER))
     knifed = EVIDENCE_LINE.search(knifed_post)[1]
     path = export(db)
-    files = members(path)
-    document = json.loads(files["vote2/count.json"])
-    for post in document["posts"]:
-        if post["author"] == "玩家5" and "杀" in post["body"]:
-            post["body"] = "刀"  # the defender now dies 3 to 2
-    document["result"] = recount(document)
-    forged = canonical(document)
-    digest = hashlib.sha256(forged).hexdigest()
-    files["vote2/count.json"] = forged
-    manifest = json.loads(files["manifest.json"])
-    manifest["votes"][1]["sha256"] = digest
-    files["manifest.json"] = json.dumps(manifest).encode()
-    files["vote2/announcement.txt"] = knifed_post.replace(knifed, digest).encode()
-    forgery = path.with_name("forgery.zip")
-    forgery.write_bytes(pack(files))
+
+    def knife(document: dict) -> None:
+        for post in document["posts"]:
+            if post["author"] == "玩家5" and "杀" in post["body"]:
+                post["body"] = "刀"  # the defender now dies 3 to 2
+
+    forgery = forged(path, knife, knifed_post, knifed, number=2)
 
     done = checked(forgery, "--hash", pointed)
     assert done.exit_code == 0 and "你给的 SHA-256 也与证据包相符" not in done.stdout
