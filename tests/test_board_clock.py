@@ -72,13 +72,6 @@ RUNNERS = [
 ]
 
 
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
-
-
 def tally(run: Callable[..., Outcome], source: str, roster: Path, *extra: object) -> Outcome:
     return run(
         "tally",

@@ -25,7 +25,6 @@ from killmod.core.model import Page, Post
 from killmod.fetch.whole import check_whole
 from tests.support.pagebuilder import (
     DEMO_NOW,
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     FakeThread,
     Response,
@@ -99,13 +98,6 @@ def test_floors_a_format_does_not_count_may_have_gaps():
 
 
 # --- the real program against the local board ---------------------------------------------------
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 def killmod_tally(
