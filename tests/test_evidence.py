@@ -443,7 +443,9 @@ def test_a_game_file_of_killmod_0_1_has_no_evidence_to_export(tmp_path):
 # --- knife, pointing, a silenced voter, the lottery -----------------------------------------
 
 
-def test_a_pointing_and_its_knife_are_one_bundle_both_verified(tmp_path, serve_site):
+def pointing_and_knife(tmp_path: Path, serve_site, first_killer: str) -> tuple[Path, str]:
+    """A 1.0 game (killers 1 and 2) and its vote thread: 1 pointed by 2–4 (5 and 6 point
+    2 and 3), then at 22:30 the knife's ballots, seat 1's ``first_killer``."""
     db = new_game(
         tmp_path, "1.0", {1: "杀手", 2: "杀手", 3: "平民", 4: "平民", 5: "平民", 6: "平民"}
     )
@@ -451,8 +453,13 @@ def test_a_pointing_and_its_knife_are_one_bundle_both_verified(tmp_path, serve_s
         serve_site,
         point_all("20:00:00", 1, (2, 3, 4))
         + votes("20:10:00", {5: "投2", 6: "投3"})
-        + votes("22:30:00", {1: "刀", 2: "过", 3: "动刀", 4: "刀", 5: "不杀"}),
+        + votes("22:30:00", {1: first_killer, 2: "过", 3: "动刀", 4: "刀", 5: "不杀"}),
     )
+    return db, url
+
+
+def test_a_pointing_and_its_knife_are_one_bundle_both_verified(tmp_path, serve_site):
+    db, url = pointing_and_knife(tmp_path, serve_site, first_killer="刀")
     pointed = ok(tally(db, url, "--record", "--phase", "point"))
     knifed = ok(tally(db, url, "--record", "--phase", "knife", deadline=LATER))
     path = export(db)
@@ -670,15 +677,7 @@ def test_a_hash_given_for_one_vote_vouches_for_no_other_vote_of_the_bundle(tmp_p
     announcement; the player gives the pointing's hash, the one he copied. verify said
     “你给的 SHA-256 也与证据包相符” of the whole bundle; it now says which vote the hash is,
     and that the other one's is still to be compared with the board."""
-    db = new_game(
-        tmp_path, "1.0", {1: "杀手", 2: "杀手", 3: "平民", 4: "平民", 5: "平民", 6: "平民"}
-    )
-    url = serve(
-        serve_site,
-        point_all("20:00:00", 1, (2, 3, 4))
-        + votes("20:10:00", {5: "投2", 6: "投3"})
-        + votes("22:30:00", {1: "过", 2: "过", 3: "动刀", 4: "刀", 5: "不杀"}),
-    )
+    db, url = pointing_and_knife(tmp_path, serve_site, first_killer="过")
     pointed = EVIDENCE_LINE.search(ok(tally(db, url, "--record", "--phase", "point")))[1]
     knifed_post = ok(tally(db, url, "--record", "--phase", "knife", deadline=LATER))
     knifed = EVIDENCE_LINE.search(knifed_post)[1]
