@@ -9,18 +9,12 @@ import click
 
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
-from killmod.commands.options import ROUND, db_option
+from killmod.commands.options import ROUND, db_option, out_option
 
 
 @command()
 @click.option("--round", "round_no", type=ROUND, required=True, help="导出第几轮的证据包")
-@click.option(
-    "--out",
-    "out_path",
-    type=click.Path(path_type=Path),
-    metavar="文件",
-    help="写到这个文件（默认：游戏文件旁的 killmod-roundN-evidence.zip，N 是轮次）",
-)
+@out_option("写到这个文件（默认：游戏文件旁的 killmod-roundN-evidence.zip，N 是轮次）")
 @db_option
 @user_errors
 def evidence(round_no: int, out_path: Path | None, db_path: Path) -> None:

@@ -37,6 +37,13 @@ def format_option(choices: tuple[str, ...], help: str) -> Callable:
     )
 
 
+def out_option(help: str) -> Callable:
+    """``--out`` (the parameter ``out_path``): the file a command writes its output to."""
+    return click.option(
+        "--out", "out_path", type=click.Path(path_type=Path), metavar="文件", help=help
+    )
+
+
 post_format_option = format_option(("bbcode", "text"), "输出：论坛代码或纯文本")
 
 edits_option = click.option(
