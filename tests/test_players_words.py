@@ -18,26 +18,10 @@ import pytest
 from killmod.commands import open as open_command
 from tests.support.gamefiles import events, new_game, ok, refused, roster_toml, run
 from tests.support.pagebuilder import SHANGHAI, FakePost, FakeThread, discuz_x_site
+from tests.support.realnames import REAL_NAMES
 
 # The board's names as the roster writes them (seat 1 in traditional characters).
-NAMES = {
-    1: "歐逆醬",
-    2: "红叶晚潇潇",
-    3: "sakyas",
-    4: "ako",
-    5: "kingpin",
-    6: "咸鱼王",
-    7: "红叶子",
-    8: "Lisa",
-    9: "月下独酌",
-    10: "兵长",
-    11: "小明",
-    12: "Tommy",
-    13: "路人丁",
-    14: "夜猫子",
-    15: "老王",
-    16: "白开水",
-}
+NAMES = REAL_NAMES
 ROLES = {1: "杀手", 2: "杀手", 3: "杀手", 16: "检查官"} | {seat: "水民" for seat in range(4, 16)}
 TID = 27027
 JUDGE = ("法官", 900)

@@ -32,7 +32,7 @@ from click.testing import CliRunner
 
 from killmod.commands.cli import main
 from killmod.web.app import create_app
-from tests.support.gamefiles import JUDGE, TID, name
+from tests.support.gamefiles import JUDGE, TID, name, seats_of
 from tests.support.pagebuilder import SHANGHAI
 from tests.support.webpage import (
     PLAYERS,
@@ -133,6 +133,23 @@ class Judge:
     def find(self, css: str):
         return self.browser.find_element(self.by.CSS_SELECTOR, css)
 
+    def click(self, css: str) -> None:
+        """Click the element, found again if the page replaced it between finding and
+        clicking: the live count swaps its part of the page every 15 s."""
+        from selenium.common.exceptions import StaleElementReferenceException as Stale
+        from selenium.common.exceptions import WebDriverException
+
+        for _ in range(5):
+            try:
+                self.find(css).click()
+                return
+            except Stale:
+                continue
+            except WebDriverException as error:  # Chromium's word for a stale node
+                if "does not belong to the document" not in str(error):
+                    raise
+        pytest.fail(f"{css} was replaced five times before it could be clicked")
+
     def text_of(self, css: str) -> str:
         """The element's text, or "" while the page that has it is still on its way."""
         from selenium.common.exceptions import NoSuchElementException as Missing
@@ -161,17 +178,6 @@ class Judge:
         return self.browser.execute_script("return document.documentElement.scrollWidth")
 
 
-def roles(db: Path) -> dict[str, list[int]]:
-    """The seats dealt each role (read from the game file, as only the test may)."""
-    from killmod.game.store import Game
-
-    found: dict[str, list[int]] = {}
-    with Game.open(db) as opened:
-        for player in opened.roster().players:
-            found.setdefault(player.role, []).append(player.seat)
-    return found
-
-
 def test_the_roster_form_in_the_browser(browser, server, tmp_path: Path):
     """新游戏 from the form: the seats' names filled in by one script (typing 48 fields a key
     at a time took a minute), the judge typed; a name twice is refused beside the seat,
@@ -181,7 +187,7 @@ def test_the_roster_form_in_the_browser(browser, server, tmp_path: Path):
     judge.go(f"/?token={token}")
     assert browser.current_url == f"{address}/new"  # no game yet; the token left the address
     judge.shoot("01-new-game.png")
-    judge.find("#rules-form button[type=submit]").click()
+    judge.click("#rules-form button[type=submit]")
     judge.find("textarea[name=judges]").send_keys(f"{JUDGE[0]} {JUDGE[1]}")
     judge.find("textarea[name=substitutes]").send_keys(SUBSTITUTE)
     seats = {f"name{seat}": name(seat) for seat in range(1, PLAYERS + 1)}
@@ -192,14 +198,14 @@ def test_the_roster_form_in_the_browser(browser, server, tmp_path: Path):
         " document.querySelector(`[name=${field}]`).value = value;",
         seats,
     )
-    judge.find("#roster-form button[type=submit]").click()
+    judge.click("#roster-form button[type=submit]")
     wait_for(lambda: "重复" in judge.text_of("#error-name3"), what="the refusal beside 3号")
     judge.browser.execute_script("document.querySelector('[name=name3]').scrollIntoView()")
     judge.shoot("02-roster-form.png")
     box = judge.find("input[name=name3]")
     box.clear()
     box.send_keys(name(3))
-    judge.find("#roster-form button[type=submit]").click()
+    judge.click("#roster-form button[type=submit]")
     wait_for(lambda: "已建立游戏文件" in judge.text_of("#done"), what="已建立游戏文件")
     assert "16 名玩家" in judge.text_of("#done")
 
@@ -222,9 +228,9 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     # 新游戏 from a roster file, through the page's own import field; 发身份
     judge.go(f"/?token={token}")
     judge.find("#import-form input[name=roster]").send_keys(str(roster_file(tmp_path)))
-    judge.find("#import-form button").click()
+    judge.click("#import-form button")
     wait_for(lambda: "已建立游戏文件" in judge.text_of("#done"), what="已建立游戏文件")
-    judge.find("#deal-form button").click()
+    judge.click("#deal-form button")
     wait_for(lambda: "已发身份：16 名玩家" in judge.text_of("#done"), what="已发身份：16 名玩家")
     assert len(list(private.glob("*.txt"))) == PLAYERS
     judge.shoot("03-dealt.png")
@@ -233,18 +239,18 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     # its field, then signed in; the session kept 0600, the password nowhere
     judge.go("/login")
     judge.find("#start-login input[name=board]").send_keys(f"{base}/")
-    judge.find("#start-login button").click()
+    judge.click("#start-login button")
     picture = judge.find("#captcha").get_attribute("src")
     assert picture.startswith("data:image/png;base64,")
     assert judge.value_of("input[name=name]") == JUDGE[0]  # the roster's judge
     judge.find("input[name=password]").send_keys("secret")
     judge.find("input[name=code]").send_keys("BBBB")
-    judge.find("#board-login button").click()
+    judge.click("#board-login button")
     wait_for(lambda: "验证码填写错误" in judge.text_of("#error-code"), what="the wrong code")
     judge.find("input[name=password]").send_keys("secret")
     judge.find("input[name=code]").send_keys(board.captchas[-1].lower())  # read off the picture
     judge.shoot("04-login-captcha.png")
-    judge.find("#board-login button").click()
+    judge.click("#board-login button")
     wait_for(lambda: "已登录论坛：法官（uid 900）" in judge.text_of("#done"), what="signed in")
     kept = private / "board-cookies.txt"
     assert kept.stat().st_mode & 0o777 == 0o600 and "secret" not in kept.read_text("utf-8")
@@ -253,15 +259,15 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     judge.go("/")
     assert "潜水统计" in judge.text_of("#other-steps") and "替补" in judge.text_of("#other-steps")
     judge.shoot("05-today.png")
-    judge.find(".steps a.primary").click()
+    judge.click(".steps a.primary")
     judge.choose("#night-kill", "16")
     judge.find("input[name=at]").send_keys((now - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M"))
     judge.shoot("06-night.png")
-    judge.find("#night-form button").click()
+    judge.click("#night-form button")
     asked = browser.find_elements(judge.by.CSS_SELECTOR, "input[name=self_aimed]")
     if asked:  # the deal is random: 16 may be a killer, and his kill is confirmed
         asked[0].click()
-        judge.find("#night-form button").click()
+        judge.click("#night-form button")
     assert "16号" in judge.value_of("#step-post-text")
 
     # 计票: the vote thread pasted, the deadline under a minute away
@@ -271,7 +277,7 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     box = judge.find("input[name=deadline]")
     box.clear()
     box.send_keys(deadline.strftime("%Y-%m-%d %H:%M:%S"))
-    judge.find("#vote-form button").click()
+    judge.click("#vote-form button")
     first = wait_for(lambda: judge.value_of("#count-post-text"), what="the count")
     assert "临时票型" in first and "4号" in first  # 4号 has not voted yet
     wait_for(lambda: "还有" in judge.text_of(".clocks .left"), what="the countdown")
@@ -284,30 +290,27 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     # 记为别名: 12号 voted for “阿七”, a name nobody has; the count offers it as 7号's alias
     wait_for(lambda: "阿七" in judge.text_of("#unknown-names"), what="the unknown name")
     judge.choose("#unknown-names select[name=seat]", "7")
-    judge.find("#unknown-names button").click()
+    judge.click("#unknown-names button")
     wait_for(lambda: "确认记为别名" in judge.text_of("#confirm-alias"), what="the alias's question")
     judge.shoot("24-alias-from-count.png")
-    judge.find("#confirm-alias button").click()
+    judge.click("#confirm-alias button")
     wait_for(lambda: "「阿七」是 7号 玩家7 的别名" in judge.text_of("#done"), what="the alias")
     wait_for(lambda: "阿七" not in judge.text_of("#count .notes"), what="the recount")
 
     # a ruling: 11号's post (“我看5号最可疑”, no ballot) is an abstention: 5 and 7 tie
-    row = judge.find("#pid-81005")
-    from selenium.webdriver.support.ui import Select
-
-    Select(row.find_element(judge.by.CSS_SELECTOR, "select")).select_by_value("abstain")
-    row.find_element(judge.by.CSS_SELECTOR, "button").click()
+    judge.choose("#pid-81005 select", "abstain")
+    judge.click("#pid-81005 button")
     wait_for(lambda: "法官裁定" in judge.text_of("#pid-81005"), what="the ruling")
 
     # after the deadline: the final count, 记录 after its confirmation
     wait_for(lambda: "截止后的计票公告" in judge.text_of("#count"), 90, "the deadline")
     judge.shoot("08-final-count.png")
-    judge.find("#record-form button").click()
+    judge.click("#record-form button")
     wait_for(lambda: "确认记录第" in judge.text_of("h1"), what="确认记录第")
     chosen = judge.find("#evidence-choice input[value=attach]")
     assert chosen.is_selected()  # signed in: the bundle goes with the announcement
     judge.shoot("09-confirm-record.png")
-    judge.find("#confirm-record button").click()
+    judge.click("#confirm-record button")
     announcement = judge.value_of("#step-post-text")
     assert "5号" in announcement and "7号" in announcement and "平票" in announcement
     assert "（证据包：本帖附件。" in announcement
@@ -319,7 +322,7 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
         "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
     )
     judge.shoot("25-recorded.png")
-    judge.find("#evidence-1").click()
+    judge.click("#evidence-1")
     bundle = downloads / "killmod-round1-evidence.zip"
     wait_for(lambda: bundle.exists() and not list(downloads.glob("*.crdownload")), what="the zip")
     checked = CliRunner().invoke(main, ["verify", str(bundle)])
@@ -331,7 +334,7 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
         "Browser.grantPermissions",
         {"origin": address, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
     )
-    judge.find("#step-post button.copy").click()
+    judge.click("#step-post button.copy")
     wait_for(lambda: "已复制" in judge.text_of("#step-post .copied"), what="已复制")
     copied = browser.execute_async_script(
         "navigator.clipboard.readText().then(arguments[0], e => arguments[0]('ERR ' + e))"
@@ -339,7 +342,7 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     assert copied == announcement
 
     # 发到论坛 as the judge signed in through the form: what and where first, then once
-    judge.find("#post-form button").click()
+    judge.click("#post-form button")
     wait_for(
         lambda: "将以 法官（uid 900）的身份回复帖子" in judge.text_of("#where"),
         what="将以 法官（uid 900）的身份回复帖子",
@@ -347,7 +350,7 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     assert "，附件 killmod-round1-evidence.zip（" in judge.text_of("#where")
     judge.shoot("10-confirm-post.png")
     assert board.replies == []
-    judge.find("#confirm-post button").click()
+    judge.click("#confirm-post button")
     wait_for(lambda: "已回复帖子" in judge.text_of("#done"), what="已回复帖子")
     assert [(tid, text) for tid, _, text in board.replies] == [(TID, announcement)]
     ((_, pid, _),) = board.replies
@@ -357,9 +360,9 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     # on the 仅法官可见 page), then the drawn lot revealed
     judge.go("/")
     wait_for(lambda: "第 1 轮平票：抽签" in judge.text_of(".steps"), what="the lottery button")
-    judge.find(".steps a.primary").click()
+    judge.click(".steps a.primary")
     judge.shoot("11-lottery.png")
-    judge.find("#make-form button").click()
+    judge.click("#make-form button")
     commitment = wait_for(lambda: judge.value_of("#step-post-text"), what="the lots")
     assert "签位承诺（SHA-256）" in commitment and "号签：" not in commitment
     judge.shoot("12-lottery-made.png")
@@ -367,31 +370,31 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     lots = judge.value_of("#lots-text")
     assert "1 号签：" in lots and "2 号签：" in lots
     judge.go("/")
-    judge.find(".steps a.primary").click()  # 公布抽签结果
+    judge.click(".steps a.primary")  # 公布抽签结果
     judge.find("#reveal-form input[name=lot]").send_keys("1")
     judge.shoot("13-lottery-reveal.png")
-    judge.find("#reveal-form button").click()
+    judge.click("#reveal-form button")
     drawn = wait_for(lambda: judge.value_of("#step-post-text"), what="the draw")
     out = lots.split("1 号签：")[1].split("号")[0]
     assert "第 1 轮平票抽签结果" in drawn and f"{out}号" in drawn
 
     # 夜晚 read from the inbox: a killer's 站内短信 on the board, read as the judge, shown
     # with the night's form filled in from it, recorded once the judge has checked it
-    killers = [seat for seat in roles(db)["杀手"] if seat not in (16, int(out))]
+    killers = [seat for seat in seats_of(db, "杀手") if seat not in (16, int(out))]
     target = next(seat for seat in range(1, PLAYERS) if seat not in (16, int(out), *killers))
     sent = datetime.now(SHANGHAI).replace(microsecond=0)
     board.write(5000 + killers[0], JUDGE[1], f"今晚杀{target}号", sent)
     judge.go("/")
-    judge.find(".steps a.primary").click()  # 第 2 轮夜晚
-    judge.find("#inbox summary").click()
+    judge.click(".steps a.primary")  # 第 2 轮夜晚
+    judge.click("#inbox summary")
     until = (sent + timedelta(minutes=10)).strftime("%Y-%m-%d %H:%M")
     judge.find("#inbox-form input[name=until]").send_keys(until)
-    judge.find("#inbox-form input[name=early]").click()  # the players' deadline is to come
-    judge.find("#inbox-form button").click()
+    judge.click("#inbox-form input[name=early]")  # the players' deadline is to come
+    judge.click("#inbox-form button")
     wait_for(lambda: f"今晚杀{target}号" in judge.text_of("#inbox-reading"), what="the letters")
     assert judge.value_of("#night-kill") == str(target)
     judge.shoot("14-night-inbox.png")
-    judge.find("#night-form button").click()
+    judge.click("#night-form button")
     dawn = wait_for(lambda: judge.value_of("#step-post-text"), what="the dawn post")
     assert f"{target}号" in dawn and "尸体" in dawn
 
@@ -401,7 +404,7 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     judge.shoot("15-history.png")
     judge.go("/undo")
     wait_for(lambda: "第 2 轮的夜晚" in judge.text_of("#undo-title"), what="the night to undo")
-    judge.find("#undo-form button").click()
+    judge.click("#undo-form button")
     wait_for(lambda: "已撤销" in judge.text_of("#undone"), what="已撤销")
     judge.shoot("16-undone.png")
 
@@ -426,17 +429,17 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
     judge.choose("#sub-form select[name=seat]", "3")
     judge.find("#sub-form input[name=name]").send_keys(SUBSTITUTE)
     judge.find("#sub-form input[name=uid]").send_keys("6000")
-    judge.find("#sub-form input[name=send]").click()  # his notice by 站内短信, confirmed first
+    judge.click("#sub-form input[name=send]")  # his notice by 站内短信, confirmed first
     judge.shoot("23-phone-sub.png")
-    judge.find("#sub-form button").click()
+    judge.click("#sub-form button")
     post = wait_for(lambda: judge.value_of("#step-post-text"), what="the substitution")
     assert SUBSTITUTE in post and "3号" in post
     assert judge.width() <= PHONE
-    judge.find("#send-form button").click()
+    judge.click("#send-form button")
     wait_for(lambda: f"3号 {SUBSTITUTE}（uid 6000）" in judge.text_of("#plan"), what="to whom")
     judge.shoot("26-phone-send.png")
     assert board.pms_to(6000) == []
-    judge.find("#confirm-send button").click()
+    judge.click("#confirm-send button")
     wait_for(lambda: "站内短信发完" in judge.text_of("#done"), what="the notice sent")
     (letter,) = board.pms_to(6000)
     assert letter.text not in browser.page_source  # the role stays off the page
@@ -464,42 +467,42 @@ def test_a_day_skipped_then_a_vote_recorded_again_in_the_browser(
 
     judge.go(f"/?token={token}")
     judge.find("#import-form input[name=roster]").send_keys(str(roster_file(tmp_path)))
-    judge.find("#import-form button").click()
-    judge.find("#deal-form button").click()
+    judge.click("#import-form button")
+    judge.click("#deal-form button")
     wait_for(lambda: "已发身份" in judge.text_of("#done"), what="已发身份")
     judge.go("/night")
     judge.choose("#night-kill", "16")
     judge.find("input[name=at]").send_keys((now - timedelta(hours=3)).strftime("%Y-%m-%d %H:%M"))
-    judge.find("#night-form button").click()
+    judge.click("#night-form button")
     if browser.find_elements(judge.by.CSS_SELECTOR, "input[name=self_aimed]"):
-        judge.find("input[name=self_aimed]").click()
-        judge.find("#night-form button").click()
+        judge.click("input[name=self_aimed]")
+        judge.click("#night-form button")
     wait_for(lambda: judge.value_of("#step-post-text"), what="the dawn post")
 
     # 游戏帖和投票帖: the vote thread recorded, so the count needs no address typed
     judge.go("/threads")
-    judge.find("#thread-form input[value=vote]").click()
+    judge.click("#thread-form input[value=vote]")
     judge.find("#thread-form input[name=url]").send_keys(vote_url)
-    judge.find("#thread-form button").click()
+    judge.click("#thread-form button")
     wait_for(lambda: "已记下第 1 轮的投票帖" in judge.text_of("#done"), what="the vote thread")
     judge.shoot("27-threads.png")
 
     # 跳过白天: offered on 今天, confirmed on the night's page, then undone
     judge.go("/")
-    judge.find("#skip-day-step").click()
+    judge.click("#skip-day-step")
     wait_for(lambda: "第 1 轮白天的投票还没有记录" in judge.text_of("#skip-day"), what="the skip")
     judge.choose("#night-kill", "10")
     judge.find("input[name=at]").send_keys(now.strftime("%Y-%m-%d %H:%M"))
-    judge.find("input[name=skip_day]").click()
+    judge.click("input[name=skip_day]")
     judge.shoot("28-skip-day.png")
-    judge.find("#night-form button").click()
+    judge.click("#night-form button")
     if browser.find_elements(judge.by.CSS_SELECTOR, "input[name=self_aimed]"):
         assert judge.find("input[name=skip_day]").is_selected()  # kept as ticked
-        judge.find("input[name=self_aimed]").click()
-        judge.find("#night-form button").click()
+        judge.click("input[name=self_aimed]")
+        judge.click("#night-form button")
     wait_for(lambda: "第 2 轮的夜晚" in judge.text_of("h1"), what="the night recorded")
     judge.go("/undo")
-    judge.find("#undo-form button").click()
+    judge.click("#undo-form button")
     wait_for(lambda: "已撤销" in judge.text_of("#undone"), what="已撤销")
 
     # the vote recorded: 6号's “四哥” is nobody's name, so 5 is out by 4 votes to 3
@@ -507,27 +510,27 @@ def test_a_day_skipped_then_a_vote_recorded_again_in_the_browser(
     box = judge.find("input[name=deadline]")
     box.clear()
     box.send_keys(deadline)
-    judge.find("#vote-form button").click()
+    judge.click("#vote-form button")
     wait_for(lambda: "截止后的计票公告" in judge.text_of("#count"), what="the final count")
-    judge.find("#record-form button").click()
-    judge.find("#evidence-choice input[value=ask]").click()
-    judge.find("#confirm-record button").click()
+    judge.click("#record-form button")
+    judge.click("#evidence-choice input[value=ask]")
+    judge.click("#confirm-record button")
     first = wait_for(lambda: judge.value_of("#step-post-text"), what="the announcement")
     assert "5号 玩家5[/b] 得票最高，被投出局" in first
 
     # 四哥 is 4号: made an alias from the recorded round's count, then the vote recorded again
     judge.go("/vote")
-    judge.find("#earlier a").click()
+    judge.click("#earlier a")
     wait_for(lambda: "四哥" in judge.text_of("#unknown-names"), what="the unknown name")
     judge.choose("#unknown-names select[name=seat]", "4")
-    judge.find("#unknown-names button").click()
-    judge.find("#confirm-alias button").click()
+    judge.click("#unknown-names button")
+    judge.click("#confirm-alias button")
     wait_for(lambda: "「四哥」是 4号 玩家4 的别名" in judge.text_of("#done"), what="the alias")
-    judge.find("#replace-form button").click()
+    judge.click("#replace-form button")
     changes = wait_for(lambda: judge.text_of("#changes"), what="what changes")
     assert "结果：记录的是 5号 玩家5 出局，重新计票是 平票（4号 玩家4、5号 玩家5）" in changes
     judge.shoot("29-replace.png")
-    judge.find("#confirm-replace button").click()
+    judge.click("#confirm-replace button")
     wait_for(lambda: "第 1 轮计票已重新记录" in judge.text_of("h1"), what="recorded again")
     again = judge.value_of("#step-post-text")
     assert "平票" in again and "被投出局" not in again
