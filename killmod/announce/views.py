@@ -227,7 +227,9 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
     non-voters on leave (counted, not warned). ``zhashi_until`` is the end of the
     voted-out player's 诈尸 window where the set has one (1.2): 24 hours from the
     deadline, the vote's announcement.  ``changed`` are the seats with a vote change, in
-    seat order (a long thread's 30,000 changes are not walked in the sandbox for them).
+    seat order, and ``trail`` each seat's ballots that stand or stood (``history``) as
+    (kind, target, floor, posted_at): the announcement lists a long thread's 30,000 vote
+    changes from them without reading an attribute through the sandbox for each.
     """
     policy = rules.TALLY_POLICY
     zhashi = rules.ZHASHI
@@ -244,6 +246,10 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
             "camps": revealed_camps(result, rules),
             "history": history,
             "changed": sorted({change.seat for change in result.changes}),
+            "trail": {
+                seat: [(v.kind, v.target, v.floor, v.posted_at) for v in verdicts]
+                for seat, verdicts in history.items()
+            },
             "non_voters": [b for b in result.ballots if b.kind == "self"],
             "warnings": {warning.seat: warning for warning in result.warnings},
             "policy": policy,
