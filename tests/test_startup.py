@@ -45,6 +45,7 @@ WATCHED = [
     "killmod.game.store",
     "killmod.usecases.tally",
     "killmod.announce.views",
+    "killmod.announce.tallyviews",
     "tinycss2",
 ]
 
@@ -89,11 +90,13 @@ def test_a_saved_json_tally_loads_neither_sqlite_nor_jinja2_nor_http(saved):
 
 
 def test_an_announcement_loads_jinja2_but_no_sqlite(saved):
+    """And the tally's views, not every other command's."""
     folder, roster = saved
     args = ["tally", str(folder), "--roster", str(roster), "--deadline", "22:00"]
     modules = loaded(*args)
-    assert "jinja2" in modules
+    assert {"jinja2", "killmod.announce.tallyviews"} <= modules
     assert not modules & {"sqlite_utils", "killmod.game.store", "requests", "scrapers.profile"}
+    assert "killmod.announce.views" not in modules
 
 
 def test_a_game_file_loads_sqlite(saved, tmp_path):
