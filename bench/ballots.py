@@ -31,25 +31,9 @@ from killmod.ballots.votes import VOTE, BallotReader
 from killmod.core import names
 from killmod.core.model import Player, Roster
 from killmod.core.names import fold
+from tests.support.realnames import REAL_NAMES
 
-NAMES = {
-    1: "歐逆醬",
-    2: "红叶晚潇潇",
-    3: "sakyas",
-    4: "ako",
-    5: "kingpin",
-    6: "咸鱼王",
-    7: "红叶子",
-    8: "Lisa",
-    9: "月下独酌",
-    10: "兵长",
-    11: "小明",
-    12: "Tommy",
-    13: "路人丁",
-    14: "夜猫子",
-    15: "老王",
-    16: "白开水",
-}
+NAMES = REAL_NAMES
 ALIASES = {5: ("kp",), 6: ("鱼",), 12: ("汤米",)}
 TALK = (
     "昨晚兵长倒了，我把今天的发言从头到尾看了一遍。红叶子一直在划水，sakyas的站边前后矛盾，"

@@ -97,17 +97,18 @@ def take_hidden(cell: lxml_html.HtmlElement) -> tuple[str, ...]:
     runs: list[list[str]] = []
     state = {"open": False}
 
-    def hidden_text(text: str) -> None:
-        if not text.strip():
-            return
-        if not state["open"]:
-            runs.append([])
-            state["open"] = True
-        runs[-1].append(text)
-
-    def visible_text(text: str) -> None:
+    def kept(text: str, invisible: bool) -> str | None:
+        """``text`` as the cell keeps it: invisible text is taken into its run (None)."""
+        if not invisible:
+            if text.strip():
+                state["open"] = False
+            return text
         if text.strip():
-            state["open"] = False
+            if not state["open"]:
+                runs.append([])
+                state["open"] = True
+            runs[-1].append(text)
+        return None
 
     def walk(element: lxml_html.HtmlElement, look: _Look) -> None:
         look = _looks(element, look)
@@ -115,21 +116,13 @@ def take_hidden(cell: lxml_html.HtmlElement) -> tuple[str, ...]:
         if element.tag in _BREAKS and state["open"] and invisible:
             runs[-1].append("\n")
         if element.text:
-            if invisible:
-                hidden_text(element.text)
-                element.text = None
-            else:
-                visible_text(element.text)
+            element.text = kept(element.text, invisible)
         for child in element:
             if not isinstance(child.tag, str):  # a comment or processing instruction
                 continue
             walk(child, look)
             if child.tail:
-                if invisible:
-                    hidden_text(child.tail)
-                    child.tail = None
-                else:
-                    visible_text(child.tail)
+                child.tail = kept(child.tail, invisible)
 
     if not _MAY_HIDE(cell):
         return ()

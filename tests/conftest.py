@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 
 from tests.support.forumserver import BaseUrl, serve
-from tests.support.pagebuilder import Site, demo_thread, discuz_x_site
+from tests.support.pagebuilder import DEMO_ROSTER_TOML, Site, demo_thread, discuz_x_site
 
 
 @pytest.fixture(autouse=True)
@@ -32,3 +33,11 @@ def serve_site() -> Iterator[Callable[[Site], BaseUrl]]:
 def demo_site(serve_site: Callable[[Site], BaseUrl]) -> BaseUrl:
     """Base URL of a board serving the UTF-8 demo vote thread (tid ``DEMO_TID``)."""
     return serve_site(discuz_x_site(demo_thread()))
+
+
+@pytest.fixture
+def roster(tmp_path: Path) -> Path:
+    """The demo game's roster (``DEMO_ROSTER_TOML``) written in the test's folder."""
+    path = tmp_path / "roster.toml"
+    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
+    return path

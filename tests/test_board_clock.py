@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from killmod.commands.cli import main
 from killmod.fetch.http import load_cookies
 from killmod.game.store import Game
-from tests.support.boardgames import BoardGame, board_game
+from tests.support.boardgames import BoardGame, board_game, from_pm
 from tests.support.gamefiles import JUDGE, TID, vote_thread
 from tests.support.gamesteps import console
 from tests.support.pagebuilder import (
@@ -70,13 +70,6 @@ RUNNERS = [
     pytest.param(in_process, id="in-process"),
     pytest.param(own_process, id="own-process", marks=pytest.mark.slow),
 ]
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 def tally(run: Callable[..., Outcome], source: str, roster: Path, *extra: object) -> Outcome:
@@ -288,23 +281,7 @@ NIGHT_ROLES = {
 
 
 def night_from_pm(run, game: BoardGame, *more: object) -> Outcome:
-    return run(
-        "night",
-        "--round",
-        1,
-        "--from-pm",
-        "--board",
-        game.game_url,
-        "--since",
-        "2019-05-12 22:00",
-        "--until",
-        "2019-05-13 08:00",
-        "--cookies",
-        game.cookies,
-        "--db",
-        game.db,
-        *more,
-    )
+    return run(*from_pm(game.game_url), "--cookies", game.cookies, "--db", game.db, *more)
 
 
 @pytest.mark.parametrize("run", RUNNERS)
@@ -346,16 +323,7 @@ def test_an_inbox_page_that_does_not_say_its_zone_among_pages_that_do_is_refused
     proxy = Proxy()
     board_url = serve_site(proxy)
     done = in_process(
-        "night",
-        "--round",
-        1,
-        "--from-pm",
-        "--board",
-        f"{board_url}/forum.php?mod=viewthread&tid=9200",
-        "--since",
-        "2019-05-12 22:00",
-        "--until",
-        "2019-05-13 08:00",
+        *from_pm(f"{board_url}/forum.php?mod=viewthread&tid=9200"),
         "--cookies",
         game.cookies,
         "--db",

@@ -18,7 +18,6 @@ from killmod.fetch.http import Fetcher, FetchOptions
 from killmod.fetch.pages import parse_page, saved_page
 from killmod.fetch.thread import read_thread
 from tests.support.pagebuilder import (
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
     FakePost,
@@ -32,13 +31,6 @@ VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
 
 def page(n: int) -> str:
     return f"{VIEWTHREAD}&page={n}"
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 def options(cache: Path, **changes) -> FetchOptions:

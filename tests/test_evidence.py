@@ -96,6 +96,26 @@ def rewritten(path: Path, change, number: int = 1) -> Path:
     return out
 
 
+def forged(path: Path, change, announcement: str, printed: str, number: int = 1) -> Path:
+    """A forger's bundle: vote ``number``'s count document changed by ``change`` and its
+    result counted again (the forger's own killmod), its new SHA-256 written in the manifest
+    and, in place of ``printed``, in its ``announcement``."""
+    files = members(path)
+    document = json.loads(files[f"vote{number}/count.json"])
+    change(document)
+    document["result"] = recount(document)
+    forgery = canonical(document)
+    digest = hashlib.sha256(forgery).hexdigest()
+    files[f"vote{number}/count.json"] = forgery
+    manifest = json.loads(files["manifest.json"])
+    manifest["votes"][number - 1]["sha256"] = digest
+    files["manifest.json"] = json.dumps(manifest).encode()
+    files[f"vote{number}/announcement.txt"] = announcement.replace(printed, digest).encode()
+    out = path.with_name("forgery.zip")
+    out.write_bytes(pack(files))
+    return out
+
+
 def checked(path: Path, *args: object):
     return run("verify", path, *args)
 
@@ -284,22 +304,13 @@ def test_a_forgery_that_rewrites_the_result_too_is_caught_by_the_hash(game):
     too: the recount agrees, so only the SHA-256 the board shows catches it."""
     posted = record_example(game)
     on_board = EVIDENCE_LINE.search(posted)[1]
-    path = export(game)
-    files = members(path)
-    document = json.loads(files["vote1/count.json"])
-    for post in document["posts"]:
-        if post["floor"] == 4:
-            post["posted_at"] = "2019-05-12T22:00:05+08:00"
-    document["result"] = recount(document)  # the forger's own killmod
-    forged = canonical(document)
-    digest = hashlib.sha256(forged).hexdigest()
-    files["vote1/count.json"] = forged
-    manifest = json.loads(files["manifest.json"])
-    manifest["votes"][0]["sha256"] = digest
-    files["manifest.json"] = json.dumps(manifest).encode()
-    files["vote1/announcement.txt"] = posted.replace(on_board, digest).encode()
-    forgery = path.with_name("forgery.zip")
-    forgery.write_bytes(pack(files))
+
+    def late(document: dict) -> None:
+        for post in document["posts"]:
+            if post["floor"] == 4:
+                post["posted_at"] = "2019-05-12T22:00:05+08:00"
+
+    forgery = forged(export(game), late, posted, on_board)
     assert verify(forgery).same  # consistent in itself…
     done = checked(forgery, "--hash", on_board)  # …but not the bundle the board names
     assert done.exit_code == 1
@@ -432,7 +443,9 @@ def test_a_game_file_of_killmod_0_1_has_no_evidence_to_export(tmp_path):
 # --- knife, pointing, a silenced voter, the lottery -----------------------------------------
 
 
-def test_a_pointing_and_its_knife_are_one_bundle_both_verified(tmp_path, serve_site):
+def pointing_and_knife(tmp_path: Path, serve_site, first_killer: str) -> tuple[Path, str]:
+    """A 1.0 game (killers 1 and 2) and its vote thread: 1 pointed by 2–4 (5 and 6 point
+    2 and 3), then at 22:30 the knife's ballots, seat 1's ``first_killer``."""
     db = new_game(
         tmp_path, "1.0", {1: "杀手", 2: "杀手", 3: "平民", 4: "平民", 5: "平民", 6: "平民"}
     )
@@ -440,8 +453,13 @@ def test_a_pointing_and_its_knife_are_one_bundle_both_verified(tmp_path, serve_s
         serve_site,
         point_all("20:00:00", 1, (2, 3, 4))
         + votes("20:10:00", {5: "投2", 6: "投3"})
-        + votes("22:30:00", {1: "刀", 2: "过", 3: "动刀", 4: "刀", 5: "不杀"}),
+        + votes("22:30:00", {1: first_killer, 2: "过", 3: "动刀", 4: "刀", 5: "不杀"}),
     )
+    return db, url
+
+
+def test_a_pointing_and_its_knife_are_one_bundle_both_verified(tmp_path, serve_site):
+    db, url = pointing_and_knife(tmp_path, serve_site, first_killer="刀")
     pointed = ok(tally(db, url, "--record", "--phase", "point"))
     knifed = ok(tally(db, url, "--record", "--phase", "knife", deadline=LATER))
     path = export(db)
@@ -659,34 +677,18 @@ def test_a_hash_given_for_one_vote_vouches_for_no_other_vote_of_the_bundle(tmp_p
     announcement; the player gives the pointing's hash, the one he copied. verify said
     “你给的 SHA-256 也与证据包相符” of the whole bundle; it now says which vote the hash is,
     and that the other one's is still to be compared with the board."""
-    db = new_game(
-        tmp_path, "1.0", {1: "杀手", 2: "杀手", 3: "平民", 4: "平民", 5: "平民", 6: "平民"}
-    )
-    url = serve(
-        serve_site,
-        point_all("20:00:00", 1, (2, 3, 4))
-        + votes("20:10:00", {5: "投2", 6: "投3"})
-        + votes("22:30:00", {1: "过", 2: "过", 3: "动刀", 4: "刀", 5: "不杀"}),
-    )
+    db, url = pointing_and_knife(tmp_path, serve_site, first_killer="过")
     pointed = EVIDENCE_LINE.search(ok(tally(db, url, "--record", "--phase", "point")))[1]
     knifed_post = ok(tally(db, url, "--record", "--phase", "knife", deadline=LATER))
     knifed = EVIDENCE_LINE.search(knifed_post)[1]
     path = export(db)
-    files = members(path)
-    document = json.loads(files["vote2/count.json"])
-    for post in document["posts"]:
-        if post["author"] == "玩家5" and "杀" in post["body"]:
-            post["body"] = "刀"  # the defender now dies 3 to 2
-    document["result"] = recount(document)
-    forged = canonical(document)
-    digest = hashlib.sha256(forged).hexdigest()
-    files["vote2/count.json"] = forged
-    manifest = json.loads(files["manifest.json"])
-    manifest["votes"][1]["sha256"] = digest
-    files["manifest.json"] = json.dumps(manifest).encode()
-    files["vote2/announcement.txt"] = knifed_post.replace(knifed, digest).encode()
-    forgery = path.with_name("forgery.zip")
-    forgery.write_bytes(pack(files))
+
+    def knife(document: dict) -> None:
+        for post in document["posts"]:
+            if post["author"] == "玩家5" and "杀" in post["body"]:
+                post["body"] = "刀"  # the defender now dies 3 to 2
+
+    forgery = forged(path, knife, knifed_post, knifed, number=2)
 
     done = checked(forgery, "--hash", pointed)
     assert done.exit_code == 0 and "你给的 SHA-256 也与证据包相符" not in done.stdout

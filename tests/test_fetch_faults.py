@@ -28,7 +28,6 @@ from killmod.fetch.thread import read_thread
 from tests.support.forumserver import _Handler
 from tests.support.pagebuilder import (
     _MESSAGE_BACK,
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     NO_THREAD_MESSAGE,
     SHANGHAI,
@@ -111,13 +110,6 @@ def faulty_server(serve_site):
         return base
 
     return start
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 def read(base: str, options: FetchOptions = FAST, path: str = VIEWTHREAD):

@@ -25,7 +25,6 @@ from click.testing import CliRunner
 from killmod.commands.cli import main
 from tests.support.pagebuilder import (
     DEMO_NOW,
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
     FakePost,
@@ -47,13 +46,6 @@ OTHER_TID = 7002
 def page_path(n: int, tid: int = DEMO_TID) -> str:
     """The path killmod asks for page ``n`` of a thread."""
     return f"/forum.php?mod=viewthread&tid={tid}&page={n}"
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 def tally(source: str, roster: Path, *extra: str, fmt: str = "json"):

@@ -11,7 +11,7 @@ from killmod.board.inbox import read_night
 from killmod.board.session import BoardOptions
 from killmod.game.store import Game
 from killmod.usecases.inbox import InboxNight
-from tests.support.boardgames import BoardGame, board_game
+from tests.support.boardgames import BoardGame, board_game, from_pm
 from tests.support.pagebuilder import SHANGHAI
 
 # 1.2: killers 1, 2, 3; the 检查官 4; the rest 水民.
@@ -42,20 +42,8 @@ def verdicts(reading: InboxNight) -> list[tuple[int | None, str, str | None, str
     return [(r.letter.seat, r.letter.text, r.option, r.verdict) for r in reading.reads]
 
 
-def from_pm(game: BoardGame, *more: object):
-    return game.run(
-        "night",
-        "--round",
-        1,
-        "--from-pm",
-        "--board",
-        game.game_url,
-        "--since",
-        "2019-05-12 22:00",
-        "--until",
-        "2019-05-13 08:00",
-        *more,
-    )
+def night_from_pm(game: BoardGame, *more: object):
+    return game.run(*from_pm(game.game_url), *more)
 
 
 def test_the_killers_agreeing_is_the_kill_and_each_message_is_accounted_for(game: BoardGame):
@@ -90,12 +78,12 @@ def test_killers_who_disagree_leave_the_kill_to_the_judge(game: BoardGame):
     (kill,) = reading.unsettled()
     assert kill.option == "kill" and kill.conflict and "1号→7号" in kill.why
     assert [r.verdict for r in reading.reads] == ["disagreement", "disagreement"]
-    refused = from_pm(game, "--yes")
+    refused = night_from_pm(game, "--yes")
     assert refused.exit_code == 2
     assert "站内短信定不了杀人" in refused.output and "--kill 座位号" in refused.output
     with Game.open(game.db) as opened:
         assert opened.events("night") == []
-    done = from_pm(game, "--yes", "--kill", 9)
+    done = night_from_pm(game, "--yes", "--kill", 9)
     assert done.exit_code == 0, done.output
     with Game.open(game.db) as opened:
         (night,) = opened.events("night")
@@ -108,7 +96,7 @@ def test_a_message_in_the_deadlines_minute_is_flagged_and_counted(game: BoardGam
     (only,) = reading.reads
     assert (only.verdict, only.flag) == ("taken", "time_ambiguous")
     assert reading.choices() == {"kill": 7}
-    done = from_pm(game)
+    done = night_from_pm(game)
     assert "1 条站内短信与截止同一分钟" in done.stderr
     rejected = read(game, reject_ambiguous=True)
     assert rejected.reads[0].verdict == "time_ambiguous" and rejected.choices() == {}
@@ -129,7 +117,7 @@ def test_a_message_from_someone_outside_the_game_and_an_unreadable_one(game: Boa
 
 def test_without_yes_the_reading_is_written_for_the_judge_and_nothing_recorded(game: BoardGame):
     game.player_writes(1, "杀 7号", at(12, "22:30"))
-    done = from_pm(game)
+    done = night_from_pm(game)
     assert done.exit_code == 0, done.output
     assert done.stdout == ""  # nothing public: no night was recorded
     assert "没有记录：确认无误后加 --yes" in done.stderr
@@ -139,7 +127,7 @@ def test_without_yes_the_reading_is_written_for_the_judge_and_nothing_recorded(g
     assert "杀人：7号 玩家7（1号）" in text and "「杀 7号」→ 杀人，采用" in text
     with Game.open(game.db) as opened:
         assert opened.events("night") == []
-    recorded = from_pm(game, "--yes")
+    recorded = night_from_pm(game, "--yes")
     assert recorded.exit_code == 0, recorded.output
     assert "7号" in recorded.stdout  # the 尸体 post
     with Game.open(game.db) as opened:
@@ -150,19 +138,7 @@ def test_without_yes_the_reading_is_written_for_the_judge_and_nothing_recorded(g
 
 def test_the_night_is_not_recorded_before_its_deadline(game: BoardGame):
     game.player_writes(1, "杀 7号", at(12, "22:30"))
-    done = game.run(
-        "night",
-        "--round",
-        1,
-        "--from-pm",
-        "--board",
-        game.game_url,
-        "--since",
-        "2019-05-12 22:00",
-        "--until",
-        "2099-01-01 08:00",
-        "--yes",
-    )
+    done = game.run(*from_pm(game.game_url, until="2099-01-01 08:00"), "--yes")
     assert done.exit_code == 2 and "还没到" in done.output
 
 
@@ -211,19 +187,7 @@ def test_v4_each_role_sends_its_own_skill(tmp_path: Path, serve_site):
         "silence": 3,
     }
     assert verdicts(reading)[-1] == (4, "狙 1号", None, "not_entitled")
-    done = game.run(
-        "night",
-        "--round",
-        0,
-        "--from-pm",
-        "--board",
-        game.game_url,
-        "--since",
-        "2019-05-12 22:00",
-        "--until",
-        "2019-05-13 08:00",
-        "--yes",
-    )
+    done = game.run(*from_pm(game.game_url, night=0), "--yes")
     assert done.exit_code == 0, done.output
     with Game.open(game.db) as opened:
         (night,) = opened.events("night")

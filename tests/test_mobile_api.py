@@ -25,7 +25,6 @@ from scrapers import discuz_x_mobile
 from scrapers.base import Address
 from scrapers.charset import decode_html
 from tests.support.pagebuilder import (
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
     FakePost,
@@ -45,13 +44,6 @@ from tests.support.pagebuilder_api import (
 
 NOW = datetime(2019, 5, 12, 22, 10, tzinfo=SHANGHAI)
 VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 def tally(url: str, roster: Path, *extra: str):

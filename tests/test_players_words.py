@@ -18,26 +18,10 @@ import pytest
 from killmod.commands import open as open_command
 from tests.support.gamefiles import events, new_game, ok, refused, roster_toml, run
 from tests.support.pagebuilder import SHANGHAI, FakePost, FakeThread, discuz_x_site
+from tests.support.realnames import REAL_NAMES
 
 # The board's names as the roster writes them (seat 1 in traditional characters).
-NAMES = {
-    1: "歐逆醬",
-    2: "红叶晚潇潇",
-    3: "sakyas",
-    4: "ako",
-    5: "kingpin",
-    6: "咸鱼王",
-    7: "红叶子",
-    8: "Lisa",
-    9: "月下独酌",
-    10: "兵长",
-    11: "小明",
-    12: "Tommy",
-    13: "路人丁",
-    14: "夜猫子",
-    15: "老王",
-    16: "白开水",
-}
+NAMES = REAL_NAMES
 ROLES = {1: "杀手", 2: "杀手", 3: "杀手", 16: "检查官"} | {seat: "水民" for seat in range(4, 16)}
 TID = 27027
 JUDGE = ("法官", 900)
@@ -328,3 +312,24 @@ def test_talk_after_the_ballots_changes_no_vote(tmp_path, serve_site):
     assert talk[:2] == [("no_vote", [])] * 2  # ok, 路过: talk
     assert talk[2:5] == [("unknown_target", [])] * 3  # a suggestion at most, never counted
     assert talk[5] == ("no_vote", ["unvote"])  # 取消投6号: his vote for 6 stands
+
+
+def test_the_issues_own_words_on_a_roster_where_they_are_unambiguous(tmp_path, serve_site):
+    """Issue 27's examples as written: with no 红叶子 at the table, ``vote:红叶`` is a part of
+    红叶晚潇潇 alone and counts for her; ``vote:ako`` in the middle of a paragraph, talk on
+    both sides, counts for ako; 歐逆醬 votes for himself in simplified characters."""
+    names = NAMES | {7: "枫糖"}
+    db = new_game(tmp_path, "1.2", ROLES, names=names, extra='substitutes = ["替补甲"]')
+    ok(run("night", "--round", 1, "--kill", 10, "--db", db, "--at", "2024-03-01 08:00"))
+    rows = [
+        (3, "20:00:00", "vote:红叶"),
+        (5, "20:01:00", TALK + "所以vote:ako，明天再看。" + TALK),
+        (1, "20:02:00", "vote：欧逆酱"),
+    ]
+    base = serve_site(discuz_x_site(thread(rows, 1, names)))
+    doc = document(tally(db, f"{base}/forum.php?mod=viewthread&tid={TID}", "--format", "json"))
+    ballots = {b["seat"]: (b["kind"], b["target"]) for b in doc["ballots"]}
+    assert ballots[3] == ("vote", 2) and ballots[5] == ("vote", 4) and ballots[1] == ("vote", 1)
+    read = {v["seat"]: (v["read_as"], v["detail"]) for v in doc["verdicts"] if v["seat"]}
+    assert read[3] == ("part", "红叶") and read[5] == ("name", "ako")
+    assert read[1] == ("name", "欧逆酱")

@@ -30,7 +30,6 @@ from tests.support.gamethread import (
     round2_rows,
 )
 from tests.support.pagebuilder import (
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
     FakePost,
@@ -45,13 +44,6 @@ VIEWTHREAD = f"/forum.php?mod=viewthread&tid={DEMO_TID}"
 PRINTABLE = f"/forum.php?mod=viewthread&action=printable&tid={DEMO_TID}"
 API = api_path(DEMO_TID, ppp=1000, page=1)
 API_V4 = api_path(DEMO_TID, ppp=1000, page=1, version=4)
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 def tally(url: str, roster: Path, *extra: str, fmt: str = "json", cache: Path | None = None):

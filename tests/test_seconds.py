@@ -12,7 +12,6 @@ from click.testing import CliRunner
 from killmod.commands.cli import main
 from scrapers.discuz_x import archiver_url
 from tests.support.pagebuilder import (
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     SHANGHAI,
     FakePost,
@@ -43,13 +42,6 @@ def board(shown: FakeThread, archived: FakeThread | None = None):
         return views[1](path) if "action=printable" in path else views[0](path)
 
     return site
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 def tally(url: str, roster: Path, fmt: str = "json"):

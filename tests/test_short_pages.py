@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -24,10 +25,10 @@ from killmod.core.model import Page, Post
 from killmod.fetch.whole import check_whole
 from tests.support.pagebuilder import (
     DEMO_NOW,
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     FakeThread,
     Response,
+    Site,
     demo_thread,
 )
 from tests.support.pagebuilder_api import API_PATH, api_path, render_api_page, whole_board
@@ -99,13 +100,6 @@ def test_floors_a_format_does_not_count_may_have_gaps():
 # --- the real program against the local board ---------------------------------------------------
 
 
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
-
-
 def killmod_tally(
     url: str, roster: Path, *extra: str, cache: str = "c"
 ) -> subprocess.CompletedProcess:
@@ -167,16 +161,7 @@ def test_killmod_refuses_a_stale_first_page_missing_3_posts(serve_site, roster):
 
 @pytest.mark.slow
 def test_killmod_refuses_an_api_answer_cut_short(serve_site, roster):
-    board = whole_board(renumbered())
-
-    def site(path: str) -> Response:
-        answer = board(path)
-        if path.startswith(API_PATH):
-            document = json.loads(answer.body)
-            del document["Variables"]["postlist"][25:]
-            return replace(answer, body=json.dumps(document).encode())
-        return answer
-
+    site = api_cut_short(whole_board(renumbered()), 25, lambda path: path.startswith(API_PATH))
     base = serve_site(site)
     done = killmod_tally(base + VIEWTHREAD, roster, "--view", "api")
     refused(done, "第 1 页不完整", "29 个回复", "第 26–30 楼", api_path(DEMO_TID, ppp=1000))
@@ -193,21 +178,27 @@ def renumbered() -> FakeThread:
     return replace(demo_thread(), keeps_positions=False, positions_dropped=True)
 
 
+def api_cut_short(board: Site, keep: int, cut: Callable[[str], bool]) -> Site:
+    """``board`` with the mobile API's answers to the paths ``cut`` picks holding only the
+    first ``keep`` posts of their ``postlist``."""
+
+    def site(path: str) -> Response:
+        answer = board(path)
+        if cut(path):
+            document = json.loads(answer.body)
+            del document["Variables"]["postlist"][keep:]
+            return replace(answer, body=json.dumps(document).encode())
+        return answer
+
+    return site
+
+
 @pytest.mark.slow
 def test_killmod_refuses_a_first_api_page_short_of_its_size(serve_site, roster):
     thread = renumbered()
     board = whole_board(thread, threadcaches=True)  # pages of 10 for a guest
     first = api_path(DEMO_TID, ppp=1000, page=1)
-
-    def site(path: str) -> Response:
-        answer = board(path)
-        if path == first:
-            document = json.loads(answer.body)
-            del document["Variables"]["postlist"][7:]
-            return replace(answer, body=json.dumps(document).encode())
-        return answer
-
-    base = serve_site(site)
+    base = serve_site(api_cut_short(board, 7, lambda path: path == first))
     done = killmod_tally(base + VIEWTHREAD, roster, "--view", "api")
     refused(done, "第 1 页不完整", "缺少第 8–10 楼")
 

@@ -12,7 +12,7 @@ import pytest
 from killmod.core.errors import BadInput
 from killmod.game.roster import parse_roster
 from killmod.game.store import Game
-from tests.support.boardgames import GAME_TID, board_game
+from tests.support.boardgames import GAME_TID, board_game, uid
 from tests.support.gamefiles import deadline, roster_toml, serve, votes
 from tests.support.gamesteps import ROLES, console
 from tests.support.pagebuilder import SHANGHAI, FakePost, FakeThread, discuz_x_site
@@ -100,6 +100,25 @@ def test_a_substitute_by_a_second_warning_gets_his_notice_and_the_judge_is_told(
     assert not notice.exists()
     again = console("tally", day2, "--db", db, "--deadline", deadline(2), "--record")
     assert again.returncode == 0 and notice.exists(), again.stderr
+
+
+@pytest.mark.slow
+def test_the_whole_tables_notices_go_out_after_a_second_warning_substitute(substituted):
+    """``notices --send`` for the whole table after 替补甲 took seat 9: each living seat's
+    notice goes to whoever holds it now — seat 9's to the substitute's own uid, none to the
+    player he replaced, none to the dead (16 and 15 voted out, 5 killed) — where before,
+    a substitute without a uid made the command refuse everyone."""
+    game, _, _ = substituted
+    sent = console(
+        "notices", "--send", "--board", game.game_url, "--cookies", game.cookies,
+        "--interval", 0, "--yes", "--db", game.db,
+    )  # fmt: skip
+    assert sent.returncode == 0, sent.stderr
+    (letter,) = game.board.pms_to(SUBSTITUTE_UID)
+    assert "替补甲" in letter.text and "水民" in letter.text
+    assert game.board.pms_to(uid(9)) == []
+    receivers = {seat for seat in range(1, 17) if game.board.pms_to(uid(seat))}
+    assert receivers == set(range(1, 17)) - {9, 5, 15, 16}
 
 
 @pytest.mark.slow

@@ -33,13 +33,6 @@ CONTRACT_KEYS = {
 }
 
 
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
-
-
 def run(*args: str, cwd: Path = ROOT):
     """Run the command in-process from ``cwd``; returns click's Result."""
     old = Path.cwd()

@@ -20,7 +20,6 @@ from click.testing import CliRunner
 
 from killmod.commands.cli import main
 from tests.support.pagebuilder import (
-    DEMO_ROSTER_TOML,
     DEMO_TID,
     LOGIN_MESSAGE,
     NO_THREAD_MESSAGE,
@@ -40,13 +39,6 @@ CJK = re.compile("[\u4e00-\u9fff]")
 def own_cache(tmp_path: Path, monkeypatch) -> None:
     """Fetched pages are cached in the user cache directory: the tests' own, here."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-home"))
-
-
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 from killmod.ballots.votes import BallotReader, Reading, point_grammar
 from killmod.core.model import FormerHolder, Player, Roster
 from killmod.core.names import fold
+from tests.support.realnames import REAL_NAMES
 
 CST = timezone(timedelta(hours=8))
 
@@ -485,20 +486,8 @@ def test_zhiren_is_no_ballot_in_a_day_vote(text):
 
 # --- real players' words (issue 27): scripts, parts of names, vote: inside chatter -------------
 
-# A board's names as players write them: a traditional name, long names players shorten,
-# two names sharing their start, latin names with a shared part, a nickname as alias.
-PLAYERS = {
-    1: "歐逆醬",
-    2: "红叶晚潇潇",
-    3: "sakyas",
-    4: "ako",
-    5: "kingpin",
-    6: "咸鱼王",
-    7: "红叶子",
-    8: "Lisa",
-    9: "月下独酌",
-    10: "兵长",
-}
+# The first ten of a board's names as players write them (``REAL_NAMES``), a nickname as alias.
+PLAYERS = {seat: REAL_NAMES[seat] for seat in range(1, 11)}
 WORDS = BallotReader(
     Roster(
         players=tuple(

@@ -63,13 +63,6 @@ class Board:
                 self.thread.posts.append(post)
 
 
-@pytest.fixture
-def roster(tmp_path: Path) -> Path:
-    path = tmp_path / "roster.toml"
-    path.write_text(DEMO_ROSTER_TOML, encoding="utf-8")
-    return path
-
-
 def url(base: str) -> str:
     return f"{base}/forum.php?mod=viewthread&tid={demo_thread().tid}"
 

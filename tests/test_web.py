@@ -153,25 +153,23 @@ def test_the_count_before_and_after_the_deadline_is_what_tally_prints(day, monke
     assert page.post("/deal").status_code == 200
     assert page.post("/night", NIGHT_1).status_code == 200
     url = f"{base}/forum.php?mod=viewthread&tid={TID}"
-    before = datetime(2024, 3, 1, 21, 0, tzinfo=SHANGHAI)
-    for module in (day_page, tally_command):
-        monkeypatch.setattr(module, "now", lambda: before)
-    shown = page.get("/vote/count", query_string={"thread": url, "deadline": DEADLINE}).get_data(
-        as_text=True
-    )
-    printed = run("tally", url, "--db", db, "--deadline", DEADLINE)
-    assert printed.exit_code == 0, printed.output
-    assert text_box(shown, "count-post") == printed.stdout
-    assert "临时票型" in printed.stdout and 'hx-trigger="every 15s"' in shown
 
-    after = datetime(2024, 3, 2, 9, 0, tzinfo=SHANGHAI)
-    for module in (day_page, tally_command):
-        monkeypatch.setattr(module, "now", lambda: after)
-    final = page.get("/vote/count", query_string={"thread": url, "deadline": DEADLINE}).get_data(
-        as_text=True
-    )
-    printed = run("tally", url, "--db", db, "--deadline", DEADLINE)
-    assert text_box(final, "count-post") == printed.stdout
+    def count_at(moment: datetime):
+        """The page's count and the one ``killmod tally`` prints, both at ``moment``."""
+        for module in (day_page, tally_command):
+            monkeypatch.setattr(module, "now", lambda: moment)
+        query = {"thread": url, "deadline": DEADLINE}
+        shown = page.get("/vote/count", query_string=query).get_data(as_text=True)
+        printed = run("tally", url, "--db", db, "--deadline", DEADLINE)
+        assert printed.exit_code == 0, printed.output
+        return shown, printed.stdout
+
+    shown, printed = count_at(datetime(2024, 3, 1, 21, 0, tzinfo=SHANGHAI))
+    assert text_box(shown, "count-post") == printed
+    assert "临时票型" in printed and 'hx-trigger="every 15s"' in shown
+
+    final, printed = count_at(datetime(2024, 3, 2, 9, 0, tzinfo=SHANGHAI))
+    assert text_box(final, "count-post") == printed
     assert "hx-trigger" not in final.split('id="count"')[1].split(">")[0]  # no more polling
 
 

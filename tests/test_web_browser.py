@@ -32,7 +32,7 @@ from click.testing import CliRunner
 
 from killmod.commands.cli import main
 from killmod.web.app import create_app
-from tests.support.gamefiles import JUDGE, TID, name
+from tests.support.gamefiles import JUDGE, TID, name, seats_of
 from tests.support.pagebuilder import SHANGHAI
 from tests.support.webpage import (
     PLAYERS,
@@ -159,17 +159,6 @@ class Judge:
 
     def width(self) -> int:
         return self.browser.execute_script("return document.documentElement.scrollWidth")
-
-
-def roles(db: Path) -> dict[str, list[int]]:
-    """The seats dealt each role (read from the game file, as only the test may)."""
-    from killmod.game.store import Game
-
-    found: dict[str, list[int]] = {}
-    with Game.open(db) as opened:
-        for player in opened.roster().players:
-            found.setdefault(player.role, []).append(player.seat)
-    return found
 
 
 def test_the_roster_form_in_the_browser(browser, server, tmp_path: Path):
@@ -377,7 +366,7 @@ def test_a_whole_12_day_in_the_browser(browser, server, serve_site, tmp_path: Pa
 
     # 夜晚 read from the inbox: a killer's 站内短信 on the board, read as the judge, shown
     # with the night's form filled in from it, recorded once the judge has checked it
-    killers = [seat for seat in roles(db)["杀手"] if seat not in (16, int(out))]
+    killers = [seat for seat in seats_of(db, "杀手") if seat not in (16, int(out))]
     target = next(seat for seat in range(1, PLAYERS) if seat not in (16, int(out), *killers))
     sent = datetime.now(SHANGHAI).replace(microsecond=0)
     board.write(5000 + killers[0], JUDGE[1], f"今晚杀{target}号", sent)

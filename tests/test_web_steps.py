@@ -13,7 +13,7 @@ from pathlib import Path
 
 import killmod.usecases.lottery as lottery_usecase
 from tests.support.boardgames import GAME_TID, uid
-from tests.support.gamefiles import JUDGE, name
+from tests.support.gamefiles import JUDGE, name, seats_of
 from tests.support.pagebuilder import SHANGHAI, FakePost
 from tests.support.webday import FIVE_OUT, OPENED, TIE, Day, error_beside, run
 from tests.support.webpage import judge_cookies, text_box
@@ -228,24 +228,13 @@ def test_todays_buttons_reach_every_step(tmp_path: Path, serve_site):
 # --- 夜晚 from the inbox ------------------------------------------------------------------
 
 
-def roles(db: Path) -> dict[str, list[int]]:
-    """The seats dealt each role (the test reads the game file as the judge's page may not)."""
-    from killmod.game.store import Game
-
-    found: dict[str, list[int]] = {}
-    with Game.open(db) as opened:
-        for player in opened.roster().players:
-            found.setdefault(player.role, []).append(player.seat)
-    return found
-
-
 def test_a_night_read_from_the_inbox_is_checked_then_recorded_as_night_from_pm_records_it(
     tmp_path: Path, serve_site
 ):
     day = Day(tmp_path, serve_site, FIVE_OUT)
     day.record_vote()  # 5 out: next is night 2, from the vote's deadline on
     cookies = judge_cookies(day.base, tmp_path)
-    killers = [seat for seat in roles(day.db)["杀手"] if seat not in (5, 16)]
+    killers = [seat for seat in seats_of(day.db, "杀手") if seat not in (5, 16)]
     target = next(seat for seat in range(1, 16) if seat not in (5, *killers))
     letter_at = datetime(2024, 3, 1, 23, 0, tzinfo=SHANGHAI)
     day.board.write(uid(killers[0]), JUDGE[1], f"杀{target}号", letter_at)

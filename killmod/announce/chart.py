@@ -16,14 +16,13 @@ digits: those come from matplotlib's own DejaVu Sans.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from killmod.announce.outputs import write_whole
 from killmod.core.errors import BadInput, KillmodError
 
 if TYPE_CHECKING:
@@ -171,7 +170,12 @@ def draw_history(
         figure = pyplot.figure(figsize=(width / DPI, height / DPI), dpi=DPI)
         try:
             _draw(figure, rows, labels, columns, width / DPI, height / DPI)
-            _save(figure, path)
+            write_whole(
+                path,
+                lambda stream: figure.savefig(stream, format="png", dpi=DPI),
+                kind="图片",
+                suffix=".png",
+            )
         finally:
             pyplot.close(figure)
     return width, height
@@ -220,25 +224,6 @@ def _draw(figure, rows, labels: Labels, columns: int, width: float, height: floa
         y = legend_top + LEGEND_LINE * (index // slots) + LEGEND_LINE / 2
         axes.add_patch(Rectangle((x, y - 0.1), 0.3, 0.2, facecolor=colour, edgecolor="#616161"))
         axes.text(x + 0.4, y, labels.legend.get(kind, ""), ha="left", va="center", fontsize=9)
-
-
-def _save(figure, path: Path) -> None:
-    """Write the PNG beside ``path`` and move it into place: a failed write leaves none."""
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=".killmod-", suffix=".png", dir=folder)
-    except OSError as error:
-        raise BadInput(f"无法在 {folder} 写图片（{error.strerror}）。") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            figure.savefig(stream, format="png", dpi=DPI)
-        os.replace(temporary, path)
-    except OSError as error:
-        os.unlink(temporary)
-        raise BadInput(f"无法写图片 {path}（{error.strerror}）。") from None
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def _matplotlib():

@@ -20,10 +20,11 @@ from __future__ import annotations
 import functools
 import os
 import stat
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
@@ -93,6 +94,36 @@ def refuse_output_path(
             raise BadInput(
                 f"{path} 已经存在，不是{kind}：killmod 不会覆盖它。换一个文件名，或先移走它。"
             )
+
+
+def write_whole(
+    path: Path,
+    write: Callable[[BinaryIO], None],
+    *,
+    kind: str,
+    suffix: str,
+    mode: int | None = None,
+) -> None:
+    """``write`` a file (``kind`` names it to the judge) into a temporary file beside
+    ``path``, then move it into place: a failed write leaves none; ``mode`` its permissions
+    (default: the temporary file's 0600)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".killmod-", suffix=suffix, dir=folder)
+    except OSError as error:
+        raise BadInput(f"无法在 {folder} 写{kind}（{error.strerror}）。") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            write(stream)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except OSError as error:
+        os.unlink(temporary)
+        raise BadInput(f"无法写{kind} {path}（{error.strerror}）。") from None
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _same_file(one: Path, other: Path) -> bool:

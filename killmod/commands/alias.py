@@ -12,15 +12,12 @@ from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
     ROUND,
-    ambiguous_time_option,
     board_options,
+    count_options,
     db_option,
-    edits_option,
     templates_option,
 )
 from killmod.core.limits import MAX_SEAT
-
-FORMATS = ("bbcode", "text", "json", "audit")
 
 
 @command()
@@ -30,21 +27,7 @@ FORMATS = ("bbcode", "text", "json", "audit")
 @click.option("--deadline", metavar="时间", help="重新计票的截止时间（默认：killmod open 记下的）")
 @click.option("--round", "round_no", type=ROUND, help="重新计哪一轮的票（默认：游戏文件的下一轮）")
 @db_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="bbcode",
-    show_default=True,
-    help="重新计票的输出：论坛代码、纯文本、JSON 或逐帖审计",
-)
-@edits_option
-@ambiguous_time_option
-@click.option(
-    "--rulings",
-    type=click.Path(path_type=Path),
-    help="法官裁定文件（TOML，按帖子编号 [pid.N] 或楼层 [N]）",
-)
+@count_options("重新计票的输出：论坛代码、纯文本、JSON 或逐帖审计")
 @templates_option
 @board_options
 @fetch_options(offline=True)

@@ -10,7 +10,13 @@ import click
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
-from killmod.commands.options import ROUND, board_options, db_option, templates_option
+from killmod.commands.options import (
+    ROUND,
+    board_options,
+    db_option,
+    format_option,
+    templates_option,
+)
 
 if TYPE_CHECKING:
     from killmod.fetch.http import FetchOptions
@@ -28,14 +34,7 @@ if TYPE_CHECKING:
     metavar="座位号=时间",
     help="座位号=宣布死亡的时间（可多次），代替游戏文件里的记录",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("text", "bbcode")),
-    default="text",
-    show_default=True,
-    help="输出：纯文本或论坛代码",
-)
+@format_option(("text", "bbcode"), "输出：纯文本或论坛代码")
 @db_option
 @templates_option
 @board_options

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 
@@ -11,18 +9,12 @@ import click
 
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
-from killmod.commands.options import ROUND, db_option
+from killmod.commands.options import ROUND, db_option, out_option
 
 
 @command()
 @click.option("--round", "round_no", type=ROUND, required=True, help="导出第几轮的证据包")
-@click.option(
-    "--out",
-    "out_path",
-    type=click.Path(path_type=Path),
-    metavar="文件",
-    help="写到这个文件（默认：游戏文件旁的 killmod-roundN-evidence.zip，N 是轮次）",
-)
+@out_option("写到这个文件（默认：游戏文件旁的 killmod-roundN-evidence.zip，N 是轮次）")
 @db_option
 @user_errors
 def evidence(round_no: int, out_path: Path | None, db_path: Path) -> None:
@@ -50,26 +42,16 @@ def evidence(round_no: int, out_path: Path | None, db_path: Path) -> None:
 
 
 def write_bundle(path: Path, data: bytes) -> None:
-    """Write the bundle whole, in place of an earlier bundle but of no other file."""
+    """Write the bundle whole (a public file, for the players), in place of an earlier
+    bundle but of no other file."""
+    from killmod.announce.outputs import write_whole
     from killmod.core.errors import BadInput
 
     if path.is_dir():
         raise BadInput(f"{path} 是文件夹：请给出证据包的文件名。")
     if path.exists() and not _is_bundle(path):
         raise BadInput(f"{path} 已经存在，而且不是 killmod 的证据包：没有覆盖它，请换一个文件名。")
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=".killmod-", suffix=".zip", dir=folder)
-    except OSError as error:
-        raise BadInput(f"无法在 {folder} 写证据包（{error.strerror}）。") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, 0o644)  # a public file, for the players
-        os.replace(temporary, path)
-    except OSError as error:
-        os.unlink(temporary)
-        raise BadInput(f"无法写证据包 {path}（{error.strerror}）。") from None
+    write_whole(path, lambda stream: stream.write(data), kind="证据包", suffix=".zip", mode=0o644)
 
 
 def _is_bundle(path: Path) -> bool:

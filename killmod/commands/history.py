@@ -9,25 +9,15 @@ import click
 
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import db_option, format_option, out_option, templates_option
 
 
 @command()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("bbcode", "text", "json", "png")),
-    default="bbcode",
-    show_default=True,
-    help="输出：论坛代码（表格）、纯文本、JSON，或票型图（PNG，要 pip install 'killmod[plot]'）",
+@format_option(
+    ("bbcode", "text", "json", "png"),
+    "输出：论坛代码（表格）、纯文本、JSON，或票型图（PNG，要 pip install 'killmod[plot]'）",
 )
-@click.option(
-    "--out",
-    "out_path",
-    type=click.Path(path_type=Path),
-    metavar="文件",
-    help="票型图写到这个文件（默认：游戏文件旁的 <游戏文件名>-history.png）",
-)
+@out_option("票型图写到这个文件（默认：游戏文件旁的 <游戏文件名>-history.png）")
 @click.option(
     "--font", type=click.Path(path_type=Path), help="票型图用的字体文件（默认：自带的中文字体）"
 )

@@ -15,7 +15,7 @@ import click
 from killmod.announce.outputs import Outputs, private_options
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
-from killmod.commands.options import db_option, templates_option
+from killmod.commands.options import db_option, format_option, templates_option
 from killmod.commands.speak import Speaker, board_options, post_after, post_option, speaker
 from killmod.core.limits import MAX_ROUND
 
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
     from killmod.rules.base import NightChoice
     from killmod.usecases.inbox import InboxNight
     from killmod.usecases.night import RecordedNight
-
-FORMATS = ("bbcode", "text", "json")
 
 
 @command()
@@ -90,14 +88,7 @@ FORMATS = ("bbcode", "text", "json")
     is_flag=True,
     help="上一轮白天的投票没有记录时，决定跳过这个白天（和这一夜一起记录，可以 undo）",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="bbcode",
-    show_default=True,
-    help="输出：论坛代码、纯文本或 JSON",
-)
+@format_option(("bbcode", "text", "json"), "输出：论坛代码、纯文本或 JSON")
 @click.option(
     "--from-pm",
     "from_pm",

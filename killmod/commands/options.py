@@ -23,14 +23,28 @@ db_option = click.option(
 templates_option = click.option(
     "--templates", type=click.Path(path_type=Path), metavar="文件夹", help="自定义模板文件夹"
 )
-post_format_option = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("bbcode", "text")),
-    default="bbcode",
-    show_default=True,
-    help="输出：论坛代码或纯文本",
-)
+
+
+def format_option(choices: tuple[str, ...], help: str) -> Callable:
+    """``--format`` (the parameter ``fmt``): one of ``choices``, the first by default."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=choices[0],
+        show_default=True,
+        help=help,
+    )
+
+
+def out_option(help: str) -> Callable:
+    """``--out`` (the parameter ``out_path``): the file a command writes its output to."""
+    return click.option(
+        "--out", "out_path", type=click.Path(path_type=Path), metavar="文件", help=help
+    )
+
+
+post_format_option = format_option(("bbcode", "text"), "输出：论坛代码或纯文本")
 
 edits_option = click.option(
     "--edits",
@@ -46,6 +60,32 @@ ambiguous_time_option = click.option(
     show_default=True,
     help="只精确到分钟且与截止同一分钟的帖：照计或不计",
 )
+rulings_option = click.option(
+    "--rulings",
+    type=click.Path(path_type=Path),
+    help="法官裁定文件（TOML，按帖子编号 [pid.N] 或楼层 [N]）",
+)
+COUNT_FORMATS = ("bbcode", "text", "json", "audit")
+
+
+def count_options(format_help: str) -> Callable:
+    """How a day's vote is counted and shown (``killmod tally``, and the recount after
+    ``killmod alias``): ``--format`` (``COUNT_FORMATS``), ``--edits``,
+    ``--ambiguous-time`` and ``--rulings``."""
+
+    def decorate(command: Callable) -> Callable:
+        for option in reversed(
+            (
+                format_option(COUNT_FORMATS, format_help),
+                edits_option,
+                ambiguous_time_option,
+                rulings_option,
+            )
+        ):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def board_options(command: Callable) -> Callable:

@@ -9,7 +9,7 @@ import click
 
 from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
-from killmod.commands.options import templates_option
+from killmod.commands.options import format_option, templates_option
 
 
 @command()
@@ -23,14 +23,7 @@ from killmod.commands.options import templates_option
     metavar="玩法",
     help="2.0 花样玩法（可多次）：ghost、poison、guardian、double-guardian",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("text", "json")),
-    default="text",
-    show_default=True,
-    help="输出：纯文本或 JSON",
-)
+@format_option(("text", "json"), "输出：纯文本或 JSON")
 @templates_option
 @user_errors
 def rules(

@@ -21,9 +21,8 @@ from killmod.commands.cli import user_errors
 from killmod.commands.clitext import command
 from killmod.commands.fetching import fetch_options
 from killmod.commands.options import (
-    ambiguous_time_option,
     board_options,
-    edits_option,
+    count_options,
     templates_option,
     vote_thread_options,
 )
@@ -35,8 +34,6 @@ if TYPE_CHECKING:
     from killmod.fetch.http import FetchOptions
     from killmod.game.delivery import Handout
     from killmod.game.store import Game
-
-FORMATS = ("bbcode", "text", "json", "audit")
 
 
 def now() -> datetime:
@@ -66,21 +63,7 @@ def now() -> datetime:
     metavar="楼层|时间|now",
     help="临时票型：截至某楼（25）、某时（21:30）或现在（now）的票型，注明非最终结果，不能记录",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="bbcode",
-    show_default=True,
-    help="输出：论坛代码、纯文本、JSON 或逐帖审计",
-)
-@edits_option
-@ambiguous_time_option
-@click.option(
-    "--rulings",
-    type=click.Path(path_type=Path),
-    help="法官裁定文件（TOML，按帖子编号 [pid.N] 或楼层 [N]）",
-)
+@count_options("输出：论坛代码、纯文本、JSON 或逐帖审计")
 @click.option(
     PRINT_SECRETS,
     "print_secrets",

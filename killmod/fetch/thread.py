@@ -11,6 +11,7 @@ returns a ``Thread`` (``killmod.fetch.whole``).
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,28 +58,17 @@ def read_thread(
         from killmod.fetch.http import Fetcher, FetchOptions
         from killmod.fetch.plan import read_url
 
-        if fetcher is None:
-            with Fetcher(FetchOptions(jobs=jobs)) as own:
-                return read_url(
-                    source,
-                    own,
-                    tz=tz,
-                    forum=forum,
-                    profile=profile,
-                    tail=tail,
-                    edits=edits,
-                    texts=texts,
-                )
-        return read_url(
-            source,
-            fetcher,
-            tz=tz,
-            forum=forum,
-            profile=profile,
-            tail=tail,
-            edits=edits,
-            texts=texts,
-        )
+        with Fetcher(FetchOptions(jobs=jobs)) if fetcher is None else nullcontext(fetcher) as used:
+            return read_url(
+                source,
+                used,
+                tz=tz,
+                forum=forum,
+                profile=profile,
+                tail=tail,
+                edits=edits,
+                texts=texts,
+            )
     if fetcher is not None and fetcher.options.view != "auto":
         raise BadInput(f"--view {fetcher.options.view} 只用于论坛网址，保存的页面按其本身读取")
     path = Path(source)

@@ -153,8 +153,18 @@ class Delivery(Protocol):
 class Step:
     """The step being written: its row in ``steps`` and what it hands the judge."""
 
-    def __init__(self, step_id: int, kind: str | None, round_no: int | None, title: str | None):
+    def __init__(
+        self,
+        step_id: int,
+        recorded_at: str,
+        kind: str | None,
+        round_no: int | None,
+        title: str | None,
+    ):
         self.id = step_id
+        # One moment for the step and all it writes: its events and tallies say the time the
+        # step does, even when the clock ticks while it is written.
+        self.recorded_at = recorded_at
         self.kind = kind
         self.round = round_no
         self.title = title
@@ -318,7 +328,7 @@ class Game:
         except sqlite3.Error as error:
             raise refusal(self.path, error, writing=True) from None
         self._since = self._current_game_start()  # another killmod may have begun a game
-        step = Step(self._new_step(), kind, round_no, title)
+        step = Step(*self._new_step(), kind, round_no, title)
         self._step = step
         written: list[Delivery] = []
         try:
@@ -389,10 +399,12 @@ class Game:
         self.db.execute("update steps set void = ? where id = ?", [current, step_id])
         self._step.voided = True
 
-    def _new_step(self) -> int:
+    def _new_step(self) -> tuple[int, str]:
+        """A row for the step about to be written: its id and the moment it is recorded."""
         # A failed step leaves no row (the transaction rolls it back), an empty one neither.
+        at = _now()
         with self._log_unchanged():
-            return self.db["steps"].insert({"recorded_at": _now(), "void": 0}).last_pk
+            return self.db["steps"].insert({"recorded_at": at, "void": 0}).last_pk, at
 
     def _finish(self, step: Step, *, when_over: bool, based_on: int | None) -> None:
         """Check what every step must respect, then name the step's row."""
@@ -591,7 +603,7 @@ class Game:
         """Append an event to the step being written; returns its id."""
         step = self._require_step()
         row = {
-            "recorded_at": _now(),
+            "recorded_at": step.recorded_at,
             "round": round_no,
             "kind": kind,
             "seat": seat,
@@ -811,7 +823,7 @@ class Game:
             .insert(
                 {
                     "round": round_no,
-                    "recorded_at": _now(),
+                    "recorded_at": step.recorded_at,
                     "deadline": deadline,
                     "source": source,
                     "title": title,
@@ -897,7 +909,7 @@ class Game:
         last_tally = self.db.execute("select coalesce(max(id), 0) from tallies").fetchone()[0]
         self.db["games"].insert(
             {
-                "closed_at": _now(),
+                "closed_at": step.recorded_at,
                 "last_event_id": last_event,
                 "last_tally_id": last_tally,
                 "last_step_id": step.id - 1,

@@ -5,12 +5,19 @@ server, kept by a key the page sends back: their texts (roles) never reach a pag
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from flask import Blueprint, current_app, request
 
-from killmod.board.sending import Notice, Plan, refuse_unsure, send_notices, sending_said
+from killmod.board.sending import (
+    Notice,
+    Plan,
+    Sent,
+    refuse_unsure,
+    send_notices,
+    sending_said,
+)
 from killmod.core.errors import BadInput, KillmodError
 from killmod.web.board import board_options
 from killmod.web.pages import game, show
@@ -45,20 +52,30 @@ def _sending() -> Sending:
     return found
 
 
+def _send(
+    sending: Sending,
+    confirm: Callable[[Plan], bool],
+    progress: Callable[[Sent], None] = lambda sent: None,
+) -> list[Sent]:
+    """``send_notices`` on the game for the notices the page's key names."""
+    with game() as opened:
+        return send_notices(
+            opened,
+            sending.board,
+            sending.notices,
+            board_options(),
+            confirm=confirm,
+            progress=progress,
+        )
+
+
 @pages.post("/send/preview")
 def preview():
     """To whom and as whom: the board checks each uid's name; nothing is sent."""
     seen: list[Plan] = []
     try:
         sending = _sending()
-        with game() as opened:
-            sent = send_notices(
-                opened,
-                sending.board,
-                sending.notices,
-                board_options(),
-                confirm=lambda plan: seen.append(plan) or False,
-            )
+        sent = _send(sending, lambda plan: seen.append(plan) or False)
     except KillmodError as error:
         return show("web/send.html.j2", stage="refused", error=error.message), 422
     if not seen:  # every notice went out before
@@ -79,15 +96,7 @@ def send():
     lines: list[str] = []
     try:
         sending = _sending()
-        with game() as opened:
-            sent = send_notices(
-                opened,
-                sending.board,
-                sending.notices,
-                board_options(),
-                confirm=lambda plan: True,
-                progress=lambda each: lines.append(each.said),
-            )
+        sent = _send(sending, lambda plan: True, lambda each: lines.append(each.said))
         lines += sending_said(sent, len(sending.notices))
         refuse_unsure(sent)
     except KillmodError as error:

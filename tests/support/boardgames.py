@@ -97,6 +97,29 @@ def board_game(
     return BoardGame(db, base, board, cookies, tmp_path)
 
 
+def from_pm(
+    board_url: str,
+    *,
+    night: int = 1,
+    since: str = "2019-05-12 22:00",
+    until: str = "2019-05-13 08:00",
+) -> list[object]:
+    """The words of ``killmod night --from-pm``: night ``night``'s actions read from the
+    judge's 站内短信 on the board of ``board_url``, sent from ``since`` to ``until``."""
+    return [
+        "night",
+        "--round",
+        night,
+        "--from-pm",
+        "--board",
+        board_url,
+        "--since",
+        since,
+        "--until",
+        until,
+    ]
+
+
 def ok(done: Result) -> str:
     """The stdout of a command that succeeded."""
     assert done.exit_code == 0, done.output

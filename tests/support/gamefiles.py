@@ -164,6 +164,13 @@ def alive(db: Path) -> list[int]:
     return [player.seat for player in Game.open(db).roster().living]
 
 
+def seats_of(db: Path, role: str) -> list[int]:
+    """The seats dealt ``role``, read from the game file (as the test may, and the judge's
+    page may not)."""
+    with Game.open(db) as opened:
+        return [player.seat for player in opened.roster().players if player.role == role]
+
+
 def private_text(db: Path, name: str) -> str:
     """A private file a command wrote in the game's private folder (beside the game file)."""
     return (db.parent / f"{db.stem}-private" / name).read_text(encoding="utf-8")

@@ -160,20 +160,22 @@ def _answer(
     return document
 
 
-def _quoted_pid(post: FakePost, thread: FakeThread) -> int:
-    author, quoted_at, _ = post.quote
-    return next((p.pid for p in thread.posts if p.author == author and p.posted_at == quoted_at), 0)
+def _quoted(post: FakePost, thread: FakeThread) -> tuple[str, str, int, str]:
+    """The quoted author, the time shown (to the minute), the quoted post's pid (0 when
+    none is his at that time) and the quoted text."""
+    author, quoted_at, text = post.quote
+    pid = next((p.pid for p in thread.posts if p.author == author and p.posted_at == quoted_at), 0)
+    return author, _ymd_hi(quoted_at.astimezone(thread.now.tzinfo)), pid, text
 
 
 def _quote_v4(post: FakePost, thread: FakeThread) -> str:
     """``mobile_quote()``: the quoted author and time as a link, then the quoted text."""
     if post.quote is None:
         return ""
-    author, quoted_at, text = post.quote
-    when = _ymd_hi(quoted_at.astimezone(thread.now.tzinfo))
+    author, when, pid, text = _quoted(post, thread)
     href = (
         f"{SITE_URL}forum.php?mod=redirect&amp;amp;goto=findpost&amp;amp;"
-        f"pid={_quoted_pid(post, thread)}&amp;amp;ptid={thread.tid}"
+        f"pid={pid}&amp;amp;ptid={thread.tid}"
     )
     return (
         f'<div class="reply_wrap"><a href="{href}"><font color="#999999">{author} 发表于 {when}'
@@ -208,12 +210,8 @@ def _quote_v1(post: FakePost, thread: FakeThread) -> str:
     plugin's ``discuzcode`` hook for versions other than 4)."""
     if post.quote is None:
         return ""
-    author, quoted_at, text = post.quote
-    when = _ymd_hi(quoted_at.astimezone(thread.now.tzinfo))
-    href = (
-        f"{SITE_URL}forum.php?mod=redirect&amp;goto=findpost&amp;"
-        f"pid={_quoted_pid(post, thread)}&amp;ptid={thread.tid}"
-    )
+    author, when, pid, text = _quoted(post, thread)
+    href = f"{SITE_URL}forum.php?mod=redirect&amp;goto=findpost&amp;pid={pid}&amp;ptid={thread.tid}"
     return (
         f'<div class="quote"><blockquote><p>引用:</p><a href="{href}" target="_blank">'
         f'<font color="#999999">{_escape(author)} 发表于 {when}</font></a><br />\n'
