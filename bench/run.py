@@ -1,7 +1,9 @@
 """killmod's benchmark: real commands, each as its own process, against real boards built
 with the tests' page builder, beside the least work any tool must do and a naive script.
 
-    .venv/bin/python -m bench.run [--repeat N] [--json] [--markdown]
+    .venv/bin/python -m bench.run [--repeat N] [--json] [--markdown] [--only start]
+
+(``--only start``: the start rows alone, in a few seconds, without the targets of the rest)
 
 (run from the repository's folder: as a module, it finds the tests' helpers, ``tests.support``)
 
@@ -560,8 +562,9 @@ def find(rows: list[dict], name: str) -> dict | None:
     return next((row for row in rows if row["row"] == name), None)
 
 
-def targets(rows: list[dict]) -> list[str]:
-    """The issue's targets, each with what this run measured."""
+def targets(rows: list[dict], only_start: bool = False) -> list[str]:
+    """The issue's targets, each with what this run measured (with ``only_start``, the
+    start rows' alone)."""
     lines = []
 
     def row(name: str) -> dict:
@@ -570,6 +573,26 @@ def targets(rows: list[dict]) -> list[str]:
             raise KeyError(name)
         return found
 
+    if not only_start:
+        lines += throughput_targets(row)
+    for name, limit in (
+        ("killmod --version", 0.08),
+        ("killmod --help", 0.1),
+        ("tally, one-page saved thread, JSON", 0.15),
+        ("tally, one-page saved thread, BBCode", 0.15),
+    ):
+        found = row(name)
+        low, high = found["range"]
+        lines.append(
+            f"{name}: median {found['seconds']:.3f} s, range {low:.3f}–{high:.3f} s over "
+            f"{found['n']} runs (≤ {limit} s)"
+        )
+    return lines
+
+
+def throughput_targets(row: Callable[[str], dict]) -> list[str]:
+    """The targets of the rows other than start."""
+    lines = []
     api = row("paced: tally 200-post thread, the API")
     pages = row("paced: tally 200-post thread, --view pages")
     lines.append(
@@ -597,18 +620,6 @@ def targets(rows: list[dict]) -> list[str]:
     )
     poll = row("watch: one poll of a 2,000-post thread read from the API")
     lines.append(f"watch: one poll = {poll['requests']} request, {poll['kib']:.1f} KiB")
-    for name, limit in (
-        ("killmod --version", 0.08),
-        ("killmod --help", 0.1),
-        ("tally, one-page saved thread, JSON", 0.15),
-        ("tally, one-page saved thread, BBCode", 0.15),
-    ):
-        found = row(name)
-        low, high = found["range"]
-        lines.append(
-            f"{name}: median {found['seconds']:.3f} s, range {low:.3f}–{high:.3f} s over "
-            f"{found['n']} runs (≤ {limit} s)"
-        )
     return lines
 
 
@@ -638,10 +649,13 @@ def table(rows: list[dict], markdown: bool) -> str:
 
 
 @contextmanager
-def benched(work: Path) -> Iterator[Bench]:
+def benched(work: Path, only_start: bool = False) -> Iterator[Bench]:
     with ExitStack() as stack:
         bench = Bench(work, stack)
         bench.start_rows()
+        if only_start:
+            yield bench
+            return
         plans = ("api", "version 4", "pages")
         bench.vote_rows(20, paced=True, plans=plans)  # 200 posts
         bench.vote_rows(200, paced=True, plans=("api",))  # 2,000 posts
@@ -657,17 +671,21 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each process row (≥ 5)")
+    parser.add_argument("--only", choices=["start"], help="run only these rows")
     args = parser.parse_args()
+    only_start = args.only == "start"
     started = time.perf_counter()
     loads = []
-    with tempfile.TemporaryDirectory() as tmp, benched(Path(tmp)) as bench:
+    with tempfile.TemporaryDirectory() as tmp, benched(Path(tmp), only_start) as bench:
         loads.append(os.getloadavg()[0])
         bench.run(max(args.repeat, 1))
         loads.append(os.getloadavg()[0])
         done = [row.summary() for row in [*bench.start, *bench.rows]]
-        done.append(watch_poll())
-        done += read_only(max(args.repeat, 1))
-    parse_rates(done)
+        if not only_start:
+            done.append(watch_poll())
+            done += read_only(max(args.repeat, 1))
+    if not only_start:
+        parse_rates(done)
     machine = (
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"load {loads[0]:.2f} at the start and {loads[-1]:.2f} at the end, "
@@ -676,7 +694,7 @@ def main() -> None:
     if args.json:
         print(
             json.dumps(
-                {"machine": machine, "rows": done, "targets": targets(done)},
+                {"machine": machine, "rows": done, "targets": targets(done, only_start)},
                 ensure_ascii=False,
                 indent=1,
             )
@@ -685,7 +703,7 @@ def main() -> None:
     print(f"machine: {machine}\n")
     print(table(done, args.markdown))
     print("\ntargets:")
-    for line in targets(done):
+    for line in targets(done, only_start):
         print(f"  {line}")
 
 
