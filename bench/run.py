@@ -1,7 +1,11 @@
 """killmod's benchmark: real commands, each as its own process, against real boards built
 with the tests' page builder, beside the least work any tool must do and a naive script.
 
-    .venv/bin/python -m bench.run [--repeat N] [--json] [--markdown] [--only 30k]
+    .venv/bin/python -m bench.run [--repeat N] [--json] [--markdown] [--only start|30k]
+
+(``--only start``: the start rows alone, in a few seconds, without the targets of the rest;
+``--only 30k``: the 30,000-post rows alone — ``tally`` and ``lurkers`` beside the least work,
+and the reading inside the process — with their targets, in a minute or two)
 
 (run from the repository's folder: as a module, it finds the tests' helpers, ``tests.support``)
 
@@ -46,10 +50,6 @@ that each sees the machine alike; start rows ``START_RUNS`` times):
 
 Every command runs with its bytecode compiled (as after ``pip install``) and its caches in
 a temporary folder.  Process rows give the median of their runs and the range.
-
-``--only 30k`` runs the 30,000-post rows alone (``tally`` and ``lurkers`` beside the least
-work, and the reading inside the process) and their targets: a minute or two instead of
-several.
 """
 
 from __future__ import annotations
@@ -564,8 +564,9 @@ def find(rows: list[dict], name: str) -> dict | None:
     return next((row for row in rows if row["row"] == name), None)
 
 
-def targets(rows: list[dict]) -> list[str]:
-    """The issue's targets, each with what this run measured."""
+def targets(rows: list[dict], only: str | None = None) -> list[str]:
+    """The issue's targets, each with what this run measured (with ``only``, those of the
+    rows it ran: ``start`` or ``30k``)."""
     lines = []
 
     def row(name: str) -> dict:
@@ -574,18 +575,10 @@ def targets(rows: list[dict]) -> list[str]:
             raise KeyError(name)
         return found
 
-    api = row("paced: tally 200-post thread, the API")
-    pages = row("paced: tally 200-post thread, --view pages")
-    lines.append(
-        f"paced 200-post vote thread, the API: {api['requests']} request (1), "
-        f"{api['seconds']:.2f} s (≤ 0.5 s), {api['seconds'] / pages['seconds']:.2f}× the thread"
-        f" pages' {pages['seconds']:.2f} s (≤ 0.15×)"
-    )
-    big = row("paced: tally 2,000-post thread, the API")
-    lines.append(f"paced 2,000-post thread: {big['requests']} requests (2), {big['seconds']:.2f} s")
-    lines += huge_targets(rows)
-    poll = row("watch: one poll of a 2,000-post thread read from the API")
-    lines.append(f"watch: one poll = {poll['requests']} request, {poll['kib']:.1f} KiB")
+    if only == "30k":
+        return huge_targets(row)
+    if only is None:
+        lines += throughput_targets(row)
     for name, limit in (
         ("killmod --version", 0.08),
         ("killmod --help", 0.1),
@@ -601,16 +594,27 @@ def targets(rows: list[dict]) -> list[str]:
     return lines
 
 
-def huge_targets(rows: list[dict]) -> list[str]:
-    """The issue's targets for a 30,000-post thread, with what this run measured."""
+def throughput_targets(row: Callable[[str], dict]) -> list[str]:
+    """The targets of the rows other than start."""
     lines = []
+    api = row("paced: tally 200-post thread, the API")
+    pages = row("paced: tally 200-post thread, --view pages")
+    lines.append(
+        f"paced 200-post vote thread, the API: {api['requests']} request (1), "
+        f"{api['seconds']:.2f} s (≤ 0.5 s), {api['seconds'] / pages['seconds']:.2f}× the thread"
+        f" pages' {pages['seconds']:.2f} s (≤ 0.15×)"
+    )
+    big = row("paced: tally 2,000-post thread, the API")
+    lines.append(f"paced 2,000-post thread: {big['requests']} requests (2), {big['seconds']:.2f} s")
+    lines += huge_targets(row)
+    poll = row("watch: one poll of a 2,000-post thread read from the API")
+    lines.append(f"watch: one poll = {poll['requests']} request, {poll['kib']:.1f} KiB")
+    return lines
 
-    def row(name: str) -> dict:
-        found = find(rows, name)
-        if found is None:
-            raise KeyError(name)
-        return found
 
+def huge_targets(row: Callable[[str], dict]) -> list[str]:
+    """The targets of the 30,000-post rows."""
+    lines = []
     huge = row("unpaced: tally 30,000-post vote thread, the API")
     floor = row("unpaced: floor, the same 30 API answers (json.loads)")
     game = row("unpaced: lurkers 30,000-post game thread, the API")
@@ -664,6 +668,9 @@ def benched(work: Path, only: str | None = None) -> Iterator[Bench]:
             yield bench
             return
         bench.start_rows()
+        if only == "start":
+            yield bench
+            return
         plans = ("api", "version 4", "pages")
         bench.vote_rows(20, paced=True, plans=plans)  # 200 posts
         bench.vote_rows(200, paced=True, plans=("api",))  # 2,000 posts
@@ -679,9 +686,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each process row (≥ 5)")
-    parser.add_argument(
-        "--only", choices=("30k",), help="the 30,000-post rows alone (and their targets)"
-    )
+    parser.add_argument("--only", choices=["start", "30k"], help="run only these rows")
     args = parser.parse_args()
     started = time.perf_counter()
     loads = []
@@ -690,12 +695,12 @@ def main() -> None:
         bench.run(max(args.repeat, 1))
         loads.append(os.getloadavg()[0])
         done = [row.summary() for row in [*bench.start, *bench.rows]]
-        if not args.only:
+        if args.only is None:
             done.append(watch_poll())
-        done += read_only(max(args.repeat, 1))
-    if not args.only:
+        if args.only != "start":
+            done += read_only(max(args.repeat, 1))
+    if args.only is None:
         parse_rates(done)
-    goals = huge_targets(done) if args.only else targets(done)
     machine = (
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"load {loads[0]:.2f} at the start and {loads[-1]:.2f} at the end, "
@@ -704,7 +709,7 @@ def main() -> None:
     if args.json:
         print(
             json.dumps(
-                {"machine": machine, "rows": done, "targets": goals},
+                {"machine": machine, "rows": done, "targets": targets(done, args.only)},
                 ensure_ascii=False,
                 indent=1,
             )
@@ -713,7 +718,7 @@ def main() -> None:
     print(f"machine: {machine}\n")
     print(table(done, args.markdown))
     print("\ntargets:")
-    for line in goals:
+    for line in targets(done, args.only):
         print(f"  {line}")
 
 

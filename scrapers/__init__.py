@@ -4,46 +4,49 @@ Adding a board means adding one module implementing ``scrapers.base.Scraper`` (i
 name, how it recognises, reads and pages the format, the board's message pages, its
 views with seconds or other views), with its own examples in ``TESTS`` (a page-builder
 call and the posts it must yield, run by ``tests/test_scraper_examples.py``), and
-listing it in ``SCRAPERS``.
+listing it in ``SCRAPERS`` by its module's name (which is its ``NAME``).
+
+A module is imported when it is first asked: recognising a Discuz! X page imports none of
+Discuz! 7.2's three formats, which come after it (``pick`` stops at the first format that
+recognises the page).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from importlib import import_module
+
 from killmod.core.errors import BadInput, TallyFailed
-from scrapers import (
-    discuz7,
-    discuz7_archiver,
-    discuz7_printable,
-    discuz_x,
-    discuz_x_archiver,
-    discuz_x_mobile,
-    discuz_x_printable,
-    sohu,
-)
 from scrapers.base import Scraper, ThreadViews
 
-# More specific formats first: an API answer, a printable or archiver page is no viewthread
-# page.
-SCRAPERS: tuple[Scraper, ...] = (
-    discuz_x_mobile,
-    discuz_x_printable,
-    discuz_x_archiver,
-    sohu,
-    discuz_x,
-    discuz7_printable,
-    discuz7_archiver,
-    discuz7,
+# Each format's module (and its NAME), more specific formats first: an API answer, a
+# printable or archiver page is no viewthread page.
+SCRAPERS: tuple[str, ...] = (
+    "discuz_x_mobile",
+    "discuz_x_printable",
+    "discuz_x_archiver",
+    "sohu",
+    "discuz_x",
+    "discuz7_printable",
+    "discuz7_archiver",
+    "discuz7",
 )
+
+
+def every() -> Iterator[Scraper]:
+    """The formats in ``SCRAPERS``' order, each imported when the one before it is passed."""
+    for name in SCRAPERS:
+        yield import_module(f"scrapers.{name}")
 
 
 def names() -> list[str]:
     """The names ``--forum`` accepts."""
-    return [scraper.NAME for scraper in SCRAPERS]
+    return list(SCRAPERS)
 
 
 def find(name: str) -> Scraper | None:
     """The scraper called ``name``, if there is one (a profile's name is none)."""
-    return next((scraper for scraper in SCRAPERS if name == scraper.NAME), None)
+    return import_module(f"scrapers.{name}") if name in SCRAPERS else None
 
 
 def by_name(name: str) -> Scraper:
@@ -56,7 +59,7 @@ def by_name(name: str) -> Scraper:
 
 def pick(url: str, html: str) -> Scraper:
     """The first scraper that recognises this page."""
-    for scraper in SCRAPERS:
+    for scraper in every():
         if scraper.matches(url, html):
             return scraper
     raise TallyFailed(f"无法识别的论坛页面格式：{url}（可用 --forum 指定：{'、'.join(names())}）")
@@ -67,7 +70,7 @@ def views(url: str, forum: str | None) -> ThreadViews | None:
     offers them, or (no format named) as the first format that knows the URL does."""
     if forum is not None:
         return by_name(forum).views(url)
-    return next((found for scraper in SCRAPERS if (found := scraper.views(url))), None)
+    return next((found for scraper in every() if (found := scraper.views(url))), None)
 
 
 def board_message(url: str, html: str, scraper: Scraper | None = None) -> str | None:
@@ -76,5 +79,5 @@ def board_message(url: str, html: str, scraper: Scraper | None = None) -> str | 
     answers in its own software's words whichever view, or profile, read it); None when
     the page is no message page."""
     asked = [scraper.board_message] if scraper is not None else []
-    detectors = dict.fromkeys([*asked, *(known.board_message for known in SCRAPERS)])
+    detectors = dict.fromkeys([*asked, *(known.board_message for known in every())])
     return next((message for detect in detectors if (message := detect(url, html))), None)

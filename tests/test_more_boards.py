@@ -453,7 +453,7 @@ def test_a_missing_profile_file_is_bad_input(tmp_path: Path) -> None:
 
 
 def test_specific_views_are_recognised_before_viewthread(serve_site) -> None:
-    order = scrapers.SCRAPERS.index
+    order = [*scrapers.every()].index
     for view in (discuz_x_printable, discuz_x_archiver, sohu):
         assert order(view) < order(discuz_x)
     demo = demo_thread()

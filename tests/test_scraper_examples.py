@@ -27,7 +27,7 @@ from tests.support.pagebuilder import SHANGHAI, FakePost, FakeThread
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILDERS = (pagebuilder, pagebuilder_api, pagebuilder_dz72, pagebuilder_more)
-FORMATS: tuple[ModuleType, ...] = (*scrapers.SCRAPERS, profile)
+FORMATS: tuple[ModuleType, ...] = (*scrapers.every(), profile)
 
 
 def builder(name: str) -> Any:
@@ -107,10 +107,13 @@ def test_a_scrapers_example_yields_its_posts(module, example, serve_site) -> Non
 
 
 def test_every_scraper_offers_the_whole_interface() -> None:
+    """And is listed by its NAME, the name of its module (``scrapers.find`` imports it)."""
     members = {name for name in vars(Scraper) if not name.startswith("_")}
     members |= set(Scraper.__annotations__)
     board = ProfileScraper(load_profile(ROOT / "examples" / "profiles" / "phpbb3.toml"))
-    for scraper in (*scrapers.SCRAPERS, board):
+    for scraper in (*scrapers.every(), board):
         missing = sorted(name for name in members if not hasattr(scraper, name))
         assert not missing, f"{scraper.NAME} lacks {missing}"
+    assert [s.__name__ for s in scrapers.every()] == [f"scrapers.{n}" for n in scrapers.names()]
+    assert [s.NAME for s in scrapers.every()] == scrapers.names()
     assert {"board_message", "seconds_view", "views", "page_url", "address"} <= members

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from killmod.announce.audience import PublicView
 from killmod.announce.notices import notice_renderer
 from killmod.announce.outputs import Outputs, step_file
-from killmod.announce.views import PublicView
 
 if TYPE_CHECKING:
     from killmod.core.model import GameOver, Roster

@@ -4,12 +4,13 @@ Every sentence comes from a Jinja2 template under ``templates/`` (or the judge's
 folder, ``--templates``); this module only hands them data, and never the game itself.
 Templates run in Jinja2's immutable sandbox: no attribute of Python's internals
 (``cycler.__init__.__globals__``…), no file, no process; a template that tries is bad
-input naming it.  What a template receives is a view built for its audience by
-``killmod.announce.views``: a public template (the posts, the status) gets a ``PublicView`` —
-seats, names, alive or out, the identities the rule set announces, never a living
-player's role or a hidden night effect — and a private one (notices, lots, the night
-for the judge) a ``PrivateView``.  The JSON document is ``killmod.game.tallyjson``'s (no Jinja2
-for it).
+input naming it.  What a template receives is a view built for its audience
+(``killmod.announce.audience``) by ``killmod.announce.views`` (the tally's by
+``killmod.announce.tallyviews``): a public template (the posts, the status) gets a
+``PublicView`` — seats, names, alive or out, the identities the rule set announces, never
+a living player's role or a hidden night effect — and a private one (notices, lots, the
+night for the judge) a ``PrivateView``.  The JSON document is ``killmod.game.tallyjson``'s
+(no Jinja2 for it).
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ from jinja2.bccache import Bucket
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from platformdirs import user_cache_path
 
+from killmod.announce.audience import PrivateView, PublicView
+from killmod.announce.tallyviews import tally_view
 from killmod.announce.textwidth import cell, columns
-from killmod.announce.views import PrivateView, PublicView, gameover_view, tally_view
 from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, Roster, TallyResult
 from killmod.core.trust import fix_for, untrusted_file, untrusted_folder
@@ -333,4 +335,6 @@ def render_tally(
 
 def render_game_over(winner: GameOver, roster: Roster, templates: Path | None = None) -> str:
     """The game-over post (揭秘): public once the game is over, every role revealed."""
+    from killmod.announce.views import gameover_view
+
     return render_public("gameover.bbcode.j2", templates, gameover_view(winner, roster))

@@ -96,7 +96,7 @@ def thread_key(address: str) -> str:
     if found is not None:
         first = found.pages_url
     else:
-        for scraper in scrapers.SCRAPERS:
+        for scraper in scrapers.every():
             if scraper.matches(kept, ""):
                 first = scraper.page_url(kept, 1)
                 break

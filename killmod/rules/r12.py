@@ -15,7 +15,6 @@ from killmod.core.errors import BadInput
 from killmod.core.model import GameOver, Player, Roster
 from killmod.rules.base import NightChoice, NightPlay, NightRights, NightSkill, OutPlay, RuleSet
 from killmod.rules.policy import JudgeOut, TallyPolicy
-from killmod.rules.shared import deal_cards
 
 NAME = "1.2"
 PLAYERS = 16
@@ -168,6 +167,8 @@ def table() -> list[dict]:
 
 def deal(seats: Iterable[int], rng: random.Random) -> dict:
     """Roles by seat: the 16 cards shuffled with ``rng``."""
+    from killmod.rules.shared import deal_cards  # what other sets share: not a 1.2 count's
+
     order = sorted(set(seats))
     return deal_cards(order, role_table(len(order)), rng)
 

@@ -25,7 +25,6 @@ from killmod.core.redact import redact_url
 from killmod.fetch.http import Fetcher, FetchOptions
 from killmod.fetch.seconds import confirm_seconds
 from killmod.fetch.thread import Thread, read_thread
-from killmod.game.dbfile import unwritable
 from killmod.game.guards import (
     expect_day,
     next_day,
@@ -428,6 +427,8 @@ def recount_hint(game: Game, source: str | None, round_no: int | None) -> str | 
 
 def check_recordable(game: Game, round_no: int, *, replacing: bool) -> None:
     """Before the thread is read: the file can be written, the round can be recorded."""
+    from killmod.game.dbfile import unwritable  # SQLite's library, for a game file only
+
     problem = unwritable(game.path)
     if problem:
         raise BadInput(problem)

@@ -10,7 +10,8 @@ from flask import Blueprint, current_app, request
 
 from killmod.announce.handouts import alias_note, open_handout
 from killmod.announce.tallypost import render_provisional, tally_notes, tally_outputs
-from killmod.announce.views import public_roster, public_tally, unknown_names
+from killmod.announce.tallyviews import public_tally, unknown_names
+from killmod.announce.views import public_roster
 from killmod.core.errors import SEAT, BadInput, KillmodError
 from killmod.core.times import format_local
 from killmod.usecases.alias import record_alias

@@ -1,9 +1,10 @@
 """What every page of the judge's page shares: its settings, the game file, showing a page.
 
-A page's template receives what a public template receives (``killmod.announce.views``'
-public pieces, rendered posts, plain words and numbers) and never a role: ``show`` refuses
-anything else, as ``render_public`` refuses a private view.  The one page that shows
-secrets, marked 仅法官可见, is shown by ``show_private`` from private views only.
+A page's template receives what a public template receives (the public pieces of
+``killmod.announce.views`` and ``killmod.announce.tallyviews``, rendered posts, plain
+words and numbers) and never a role: ``show`` refuses anything else, as
+``render_public`` refuses a private view.  The one page that shows secrets, marked
+仅法官可见, is shown by ``show_private`` from private views only.
 """
 
 from __future__ import annotations
@@ -19,14 +20,19 @@ from typing import Any
 from flask import current_app, render_template
 from markupsafe import Markup
 
+from killmod.announce.audience import PublicView
 from killmod.announce.outputs import default_private_dir
-from killmod.announce.views import PublicView
 from killmod.core.errors import KillmodError
 from killmod.usecases.gamefile import open_game
 
 PLAIN = (str, int, float, bool, type(None), Markup, datetime, date, timedelta, Path)
 # Where a page's pieces may come from: the public views, and the page's own forms.
-PUBLIC_MODULES = ("killmod.announce.views", "killmod.announce.roster_template", "killmod.web.")
+PUBLIC_MODULES = (
+    "killmod.announce.views",
+    "killmod.announce.tallyviews",
+    "killmod.announce.roster_template",
+    "killmod.web.",
+)
 
 
 @dataclass(frozen=True)
