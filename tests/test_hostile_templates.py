@@ -93,6 +93,7 @@ PIECES = {
     "markup_bbcode.j2",
     "markup_text.j2",
     "words.j2",
+    "trail.j2",
     "differences.j2",
     "penalties.j2",
     "provisional.j2",

@@ -94,29 +94,25 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
     non-voters on leave (counted, not warned). ``zhashi_until`` is the end of the
     voted-out player's 诈尸 window where the set has one (1.2): 24 hours from the
     deadline, the vote's announcement.  ``changed`` are the seats with a vote change, in
-    seat order, and ``trail`` each seat's ballots that stand or stood (``history``) as
-    (kind, target, floor, posted_at): the announcement lists a long thread's 30,000 vote
-    changes from them without reading an attribute through the sandbox for each.
+    seat order, and ``trail`` each seat's ballots that stand or stood as (kind, target,
+    floor, posted_at), which the vote changes and the audit list: a long thread's 30,000
+    vote changes without reading an attribute through the sandbox for each.
     """
     policy = rules.TALLY_POLICY
     zhashi = rules.ZHASHI
-    history: dict[int, list] = {}
+    trail: dict[int, list[tuple]] = {}
     tally = public_tally(result)
-    for verdict in tally.verdicts:
-        if verdict.seat is not None and verdict.verdict in ("counted", "superseded"):
-            history.setdefault(verdict.seat, []).append(verdict)
+    for v in tally.verdicts:
+        if v.seat is not None and v.verdict in ("counted", "superseded"):
+            trail.setdefault(v.seat, []).append((v.kind, v.target, v.floor, v.posted_at))
     return PublicView(
         {
             "result": tally,
             "names": names(result.roster),
             "ballots": {ballot.seat: ballot for ballot in result.ballots},
             "camps": revealed_camps(result, rules),
-            "history": history,
             "changed": sorted({change.seat for change in result.changes}),
-            "trail": {
-                seat: [(v.kind, v.target, v.floor, v.posted_at) for v in verdicts]
-                for seat, verdicts in history.items()
-            },
+            "trail": trail,
             "non_voters": [b for b in result.ballots if b.kind == "self"],
             "warnings": {warning.seat: warning for warning in result.warnings},
             "policy": policy,
