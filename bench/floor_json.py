@@ -1,16 +1,22 @@
 """The least work to read a thread from the mobile API: a bare keep-alive client.
 
-    python bench/floor_json.py URL...
+    python bench/floor_json.py [--libraries] URL...
 
 One ``http.client`` connection to the board, the URLs asked in turn and each answer parsed
 with ``json.loads``: no posts read out, no times, no cache, no checks, no retries.  Run as
 its own process, like the commands it is the floor for.  Prints how many posts it got.
+
+``--libraries``: first import what any command built on the project's base libraries loads
+before it reads a post — requests (urllib3 and ``ssl`` with it), click and jinja2 — and
+nothing of killmod: what the least work costs a process that starts like a command.
 """
 
 import http.client
 import json
 import sys
 from urllib.parse import urlsplit
+
+BASE_LIBRARIES = ("requests", "click", "jinja2")
 
 
 def main(urls: list[str]) -> None:
@@ -25,5 +31,14 @@ def main(urls: list[str]) -> None:
     print(posts)
 
 
+def load_base_libraries() -> None:
+    for name in BASE_LIBRARIES:
+        __import__(name)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:2] == ["--libraries"]:
+        load_base_libraries()
+        main(sys.argv[2:])
+    else:
+        main(sys.argv[1:])

@@ -36,7 +36,11 @@ that each sees the machine alike; start rows ``START_RUNS`` times):
   pages) and the naive reader (``bench/naive.py``: serial ``requests``, BeautifulSoup,
   dateparser on every time); a 30,000-post vote thread (``tally``) and game thread
   (``lurkers``) from the API beside the least work of reading the same answers
-  (``bench/floor_json.py``: one keep-alive ``http.client`` connection and ``json.loads``);
+  (``bench/floor_json.py``: one keep-alive ``http.client`` connection and ``json.loads``),
+  and what bounds their ratio from below: the same least work in a process that first loads
+  the base libraries a command loads (requests, click, jinja2: ``floor_json.py
+  --libraries``), and the least a tally can do there (``bench/floor_tally.py``: one pattern
+  a post, the standing ballots, the change record; no check, no template);
   ``lurkers`` of a 5,000-post game thread by each plan;
 - memory: the peak of the whole process tree (the command and its worker processes), as
   the sum of every process's PSS (``/proc/PID/smaps_rollup``), for the unpaced rows;
@@ -377,8 +381,15 @@ class Bench:
 
         title = f"unpaced: tally {posts:,}-post vote thread, the API"
         self.rows.append(Row(title, "unpaced", tally, env, posts, server, memory=True))
-        title = f"unpaced: floor, the same {len(floor) - 2} API answers (json.loads)"
+        answers = len(floor) - 2
+        title = f"unpaced: floor, the same {answers} API answers (json.loads)"
         self.rows.append(Row(title, "unpaced", lambda r: floor, env, posts, server, True))
+        loaded = [*floor[:2], "--libraries", *floor[2:]]
+        title = f"unpaced: floor, the same {answers} API answers, requests, click and jinja2 loaded"
+        self.rows.append(Row(title, "unpaced", lambda r: loaded, env, posts, server))
+        least = [sys.executable, str(ROOT / "bench" / "floor_tally.py"), *floor[2:]]
+        title = f"unpaced: least tally of the same {answers} API answers, the libraries loaded"
+        self.rows.append(Row(title, "unpaced", lambda r: least, env, posts, server))
         self.lurker_rows(posts, plans=("api",))
 
     def lurker_rows(self, posts: int, *, plans: tuple[str, ...]) -> None:
@@ -624,6 +635,17 @@ def huge_targets(row: Callable[[str], dict]) -> list[str]:
             f"{measured['mib']:.0f} MiB (≤ 300), {measured['seconds']:.2f} s = "
             f"{measured['seconds'] / floor['seconds']:.2f}× the least work's "
             f"{floor['seconds']:.2f} s (≤ 2×)"
+        )
+    # What bounds the ratio from below: the least work in a process that loads the base
+    # libraries a command loads, and the least a tally can do there (bench/floor_tally.py).
+    for name in (
+        "unpaced: floor, the same 30 API answers, requests, click and jinja2 loaded",
+        "unpaced: least tally of the same 30 API answers, the libraries loaded",
+    ):
+        measured = row(name)
+        lines.append(
+            f"{name.removeprefix('unpaced: ')}: {measured['seconds']:.2f} s = "
+            f"{measured['seconds'] / floor['seconds']:.2f}× the least work"
         )
     read = row("inside the process: read_thread, 30,000-post thread, the API")
     least = row("inside the process: floor, the same 30 API answers (json.loads)")
