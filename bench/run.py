@@ -40,7 +40,9 @@ that each sees the machine alike; start rows ``START_RUNS`` times):
   and what bounds their ratio from below: the same least work in a process that first loads
   the base libraries a command loads (requests, click, jinja2: ``floor_json.py
   --libraries``), and the least a tally can do there (``bench/floor_tally.py``: one pattern
-  a post, the standing ballots, the change record; no check, no template);
+  a post, the standing ballots, the change record; no check, no template) and the least
+  work in a process that has first loaded every module ``tally`` (or ``lurkers``) loads
+  (``floor_json.py --modules``, the list read from the command's ``-X importtime``);
   ``lurkers`` of a 5,000-post game thread by each plan;
 - memory: the peak of the whole process tree (the command and its worker processes), as
   the sum of every process's PSS (``/proc/PID/smaps_rollup``), for the unpaced rows;
@@ -265,6 +267,20 @@ class Row:
         return out
 
 
+def loaded_modules(warm: list[str], command: list[str], env: dict[str, str]) -> list[str]:
+    """Every module ``command`` (a ``python -m`` command) loads, in the order it finished
+    loading them, read from its ``-X importtime`` once ``warm`` (the same command with
+    another page cache) has compiled its templates, as in the rows' runs."""
+    subprocess.run(warm, env=env, capture_output=True, check=True)
+    done = subprocess.run(
+        [command[0], "-X", "importtime", *command[1:]], env=env, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
+    names = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+(\S+)$", done.stderr, re.M)
+    return [name for name in names if name not in ("sitecustomize", "__main__")]
+
+
 def tally_command(
     url: str, roster: Path, cache: Path, view: str = "auto", fmt: str = "json"
 ) -> list[str]:
@@ -390,10 +406,18 @@ class Bench:
         least = [sys.executable, str(ROOT / "bench" / "floor_tally.py"), *floor[2:]]
         title = f"unpaced: least tally of the same {answers} API answers, the libraries loaded"
         self.rows.append(Row(title, "unpaced", lambda r: least, env, posts, server))
-        self.lurker_rows(posts, plans=("api",))
+        lurkers = self.lurker_rows(posts, plans=("api",))["api"]
+        for name, command in (("tally", tally), ("lurkers", lurkers)):
+            listed = self.work / f"{name}-modules.txt"
+            modules = loaded_modules(command(-3), command(-2), env)
+            listed.write_text("\n".join(modules), encoding="utf-8")
+            loading = [*floor[:2], "--modules", str(listed), *floor[2:]]
+            title = f"unpaced: floor, the same {answers} API answers, every module {name} loads"
+            self.rows.append(Row(title, "unpaced", lambda r, c=loading: c, env, posts, server))
 
-    def lurker_rows(self, posts: int, *, plans: tuple[str, ...]) -> None:
-        """``lurkers`` of a ``posts``-post game thread, by each plan, cold."""
+    def lurker_rows(self, posts: int, *, plans: tuple[str, ...]) -> dict[str, Callable]:
+        """``lurkers`` of a ``posts``-post game thread, by each plan, cold: the command of
+        each plan, by run."""
         from killmod.game.roster import load_roster
 
         roster_file = ROOT / "examples" / "roster.toml"
@@ -418,6 +442,7 @@ class Bench:
         base, server, _ = self.board(thread, paced=False)
         url = thread_url(base, thread)
         window = ["--from", "2019-05-11 22:00", "--to", "2019-05-12 22:00"]
+        commands = {}
         for plan in plans:
             view = "pages" if plan == "pages" else "auto"
 
@@ -429,6 +454,8 @@ class Bench:
             label = "the API" if plan == "api" else "--view pages"
             title = f"unpaced: lurkers {posts:,}-post game thread, {label}"
             self.rows.append(Row(title, "unpaced", lurkers, env, posts, server, memory=True))
+            commands[plan] = lurkers
+        return commands
 
     def run(self, repeat: int) -> None:
         """Every row ``repeat`` times, all rows of one repetition in turns, after a first
@@ -641,6 +668,8 @@ def huge_targets(row: Callable[[str], dict]) -> list[str]:
     for name in (
         "unpaced: floor, the same 30 API answers, requests, click and jinja2 loaded",
         "unpaced: least tally of the same 30 API answers, the libraries loaded",
+        "unpaced: floor, the same 30 API answers, every module tally loads",
+        "unpaced: floor, the same 30 API answers, every module lurkers loads",
     ):
         measured = row(name)
         lines.append(
