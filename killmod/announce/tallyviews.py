@@ -58,6 +58,11 @@ def names(roster: Roster) -> dict[int, str]:
     return {player.seat: player.name for player in roster.players}
 
 
+# Verdicts whose ballot stands or stood: the trail of a seat's ballots, and a loose reading
+# of one changed the count.
+_BALLOT_VERDICTS = frozenset({"counted", "superseded"})
+
+
 def public_verdict(verdict: Verdict) -> Verdict:
     """A post's verdict as the vote thread may see it: a hidden effect becomes “not counted”."""
     hidden = HIDDEN_VERDICTS.get(verdict.verdict)
@@ -103,7 +108,7 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
     trail: dict[int, list[tuple]] = {}
     tally = public_tally(result)
     for v in tally.verdicts:
-        if v.seat is not None and v.verdict in ("counted", "superseded"):
+        if v.seat is not None and v.verdict in _BALLOT_VERDICTS:
             trail.setdefault(v.seat, []).append((v.kind, v.target, v.floor, v.posted_at))
     return PublicView(
         {
@@ -143,10 +148,6 @@ def tally_view(result: TallyResult, rules: ModuleType) -> PublicView:
 def suggestions(result: TallyResult) -> dict[tuple[int | None, str], int]:
     """The seat suggested for each name nobody has (a near miss), by floor and name."""
     return {(f.floor, f.detail): f.suggestion for f in result.flags if f.reason == "near_miss"}
-
-
-# Verdicts whose ballot stands or stood: a loose reading of one changed the count.
-_BALLOT_VERDICTS = frozenset({"counted", "superseded"})
 
 
 def tally_notes_view(
