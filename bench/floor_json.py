@@ -19,21 +19,25 @@ import http.client
 import importlib
 import json
 import sys
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 BASE_LIBRARIES = ("requests", "click", "jinja2")
 
 
-def main(urls: list[str]) -> None:
+def answers(urls: list[str]) -> Iterator[dict]:
+    """Each URL's answer, parsed, asked in turn over one keep-alive connection."""
     parts = urlsplit(urls[0])
     connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=60)
-    posts = 0
     for url in urls:
         parts = urlsplit(url)
         connection.request("GET", f"{parts.path}?{parts.query}")
-        posts += len(json.loads(connection.getresponse().read())["Variables"]["postlist"])
+        yield json.loads(connection.getresponse().read())
     connection.close()
-    print(posts)
+
+
+def main(urls: list[str]) -> None:
+    print(sum(len(answer["Variables"]["postlist"]) for answer in answers(urls)))
 
 
 def load_base_libraries() -> None:

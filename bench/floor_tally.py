@@ -4,8 +4,8 @@ like a command.
     python bench/floor_tally.py URL...
 
 The base libraries loaded (``floor_json.load_base_libraries``: requests, click, jinja2),
-then the least work (``floor_json``: one keep-alive ``http.client`` connection, the URLs in
-turn, ``json.loads``) and, for each post, the least a count needs: its author's uid, its
+then the least work (``floor_json.answers``: one keep-alive ``http.client`` connection,
+the URLs in turn, ``json.loads``) and, for each post, the least a count needs: its author's uid, its
 unix seconds, its message with any markup cut out by one pattern, one pattern for a ballot
 (``投 N 号``, ``N号``, ``弃权``; Chinese numerals read by their digits), the author's standing
 ballot, and a line of the change record when it changes — printed as one text.  Nothing a
@@ -14,27 +14,20 @@ hidden text, no deadline, no roster, no template, no cache.  It bounds from belo
 ``tally`` of the same thread costs in Python.
 """
 
-import http.client
-import json
 import re
 import sys
-from urllib.parse import urlsplit
 
-from floor_json import load_base_libraries
+from floor_json import answers, load_base_libraries
 
 BALLOT = re.compile(r"(?:投\s*)?([0-9一二三四五六七八九十]+)\s*号?|弃权")
 MARKUP = re.compile(r"<[^>]*>")
 
 
 def main(urls: list[str]) -> None:
-    parts = urlsplit(urls[0])
-    connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=60)
     standing: dict[str, str] = {}
     record = []
-    for url in urls:
-        parts = urlsplit(url)
-        connection.request("GET", f"{parts.path}?{parts.query}")
-        for post in json.loads(connection.getresponse().read())["Variables"]["postlist"]:
+    for answer in answers(urls):
+        for post in answer["Variables"]["postlist"]:
             uid, seconds, message = post["authorid"], int(post["dbdateline"]), post["message"]
             if "<" in message:
                 message = MARKUP.sub("", message)
@@ -45,7 +38,6 @@ def main(urls: list[str]) -> None:
             if standing.get(uid) != target:
                 standing[uid] = target
                 record.append(f"{uid}：{target}（{post['number']}楼 {seconds}）")
-    connection.close()
     sys.stdout.write("\n".join(record) + "\n")
 
 

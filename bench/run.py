@@ -664,7 +664,8 @@ def huge_targets(row: Callable[[str], dict]) -> list[str]:
             f"{floor['seconds']:.2f} s (≤ 2×)"
         )
     # What bounds the ratio from below: the least work in a process that loads the base
-    # libraries a command loads, and the least a tally can do there (bench/floor_tally.py).
+    # libraries a command loads, the least a tally can do there (bench/floor_tally.py), and
+    # the least work in a process that loads every module the command loads.
     for name in (
         "unpaced: floor, the same 30 API answers, requests, click and jinja2 loaded",
         "unpaced: least tally of the same 30 API answers, the libraries loaded",
